@@ -1,0 +1,17 @@
+//! Shared vocabulary of the focus crawlers: canonical URLs, page/host/domain
+//! ids, topic ids and the taxonomy tree with the marks of the 1999 papers.
+//!
+//! This crate owns *names*, not behaviour: it does no I/O (no files, no
+//! network, no clock) and must not depend on any other `focus-*` crate.
+//! Parsers here take text that a caller has already read, plus the name of
+//! where it came from, so their errors can point at a file and line.
+
+mod canon;
+mod ids;
+mod taxonomy;
+mod taxonomy_file;
+
+pub use canon::{CanonError, CanonicalUrl, Canonicalizer, MAX_HOST_BYTES, MAX_URL_BYTES};
+pub use ids::{DomainKey, HostKey, PageId};
+pub use taxonomy::{Mark, Taxonomy, TaxonomyBuilder, TaxonomyError, TopicId};
+pub use taxonomy_file::{parse_taxonomy, FileErrorKind, TaxonomyFileError};

@@ -1,0 +1,81 @@
+//! Project automation, reached as `cargo xtask <task>` through the alias in
+//! `.cargo/config.toml` (the rust-analyzer pattern: no make, no shell scripts
+//! beyond `.ci/run`).
+//!
+//! Tasks: `ci` runs exactly what `.ci/run` runs; `tidy` checks repository
+//! conventions (every `.rs` file opens with a `//!` doc). It owns no crawler
+//! logic and no library may depend on it.
+
+mod tidy;
+
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let task = args.first().map(String::as_str);
+    match task {
+        Some("ci") => ci(),
+        Some("tidy") => tidy::run(&project_root()),
+        Some(other) => bail!("unknown task `{other}`\n\n{USAGE}"),
+        None => {
+            println!("{USAGE}");
+            Ok(())
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  ci     cargo fmt --check, cargo clippy -D warnings, cargo xtask tidy, cargo test --workspace
+  tidy   repository conventions (every .rs file opens with a //! doc)";
+
+/// The steps of CI, in order; `.ci/run` runs `cargo xtask ci`, so the two
+/// cannot drift apart.
+const CI_STEPS: &[&[&str]] = &[
+    &["fmt", "--all", "--check"],
+    &[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ],
+    &["test", "--workspace"],
+];
+
+fn ci() -> Result<()> {
+    let root = project_root();
+    for step in CI_STEPS {
+        run_cargo(&root, step)?;
+        if step[0] == "clippy" {
+            println!("$ cargo xtask tidy");
+            tidy::run(&root)?;
+        }
+    }
+    Ok(())
+}
+
+fn run_cargo(root: &std::path::Path, args: &[&str]) -> Result<()> {
+    println!("$ cargo {}", args.join(" "));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = Command::new(cargo)
+        .args(args)
+        .current_dir(root)
+        .status()
+        .with_context(|| format!("running cargo {}", args.join(" ")))?;
+    if !status.success() {
+        bail!("`cargo {}` failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
+
+fn project_root() -> std::path::PathBuf {
+    let manifest = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .parent()
+        .map_or(manifest.clone(), std::path::Path::to_path_buf)
+}
