@@ -6,6 +6,8 @@
 //! Parsers here take text that a caller has already read, plus the name of
 //! where it came from, so their errors can point at a file and line.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 mod canon;
 mod ids;
 mod taxonomy;
