@@ -1,0 +1,106 @@
+//! The raw flags, as clap sees them. Binaries `#[command(flatten)]` this
+//! struct and call [`CrawlArgs::plan`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::plan::{CrawlPlan, PlanError};
+
+/// Flags every focused crawler accepts.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CrawlArgs {
+    /// Example-set folder: each sub-folder is a topic holding example pages
+    /// (.html/.txt) and/or a urls.txt. Without it, the embedded websim is
+    /// started and its sampled examples are used.
+    #[arg(long, value_name = "DIR")]
+    pub examples: Option<PathBuf>,
+
+    /// A good topic, as a path of the example set (repeatable).
+    #[arg(long = "good", value_name = "PATH")]
+    pub good: Vec<String>,
+
+    /// Seed URLs, one per line (`#` comments allowed).
+    #[arg(long, value_name = "FILE")]
+    pub seeds: Option<PathBuf>,
+
+    /// Send connections for HOST1:PORT1 to HOST2:PORT2 (curl syntax; an
+    /// empty HOST1 or PORT1 matches any). Repeatable.
+    #[arg(long = "connect-to", value_name = "HOST1:PORT1:HOST2:PORT2")]
+    pub connect_to: Vec<String>,
+
+    /// Stop after this many fetch attempts.
+    #[arg(long, default_value_t = 5000, value_name = "N")]
+    pub max_pages: u64,
+
+    /// Stop after this long (e.g. `90s`, `10m`, `2h`).
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub time_limit: Option<Duration>,
+
+    /// Output directory (pages.jsonl, summary.json, hubs.tsv,
+    /// authorities.tsv, harvest.svg, and the store).
+    #[arg(long, default_value = "focus-out", value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// Seed of every random choice (websim, random order, sampling).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Continue the crawl stored in --out instead of starting afresh.
+    #[arg(long)]
+    pub resume: bool,
+
+    /// Baseline: unfocused crawl in random order (the 1999 paper's
+    /// "unfocused"), classifying pages only to measure them.
+    #[arg(long, conflicts_with = "bfs")]
+    pub unfocused: bool,
+
+    /// Baseline: breadth-first crawl, classifying pages only to measure them.
+    #[arg(long)]
+    pub bfs: bool,
+}
+
+impl CrawlArgs {
+    /// Validates the flags into a plan.
+    pub fn plan(&self) -> Result<CrawlPlan, PlanError> {
+        CrawlPlan::from_args(self)
+    }
+}
+
+/// Parses `90`, `90s`, `15m`, `2h` or `500ms`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (try 90s, 10m or 2h)"))?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "m" | "min" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
+        "ms" => return Ok(Duration::from_millis(n)),
+        other => {
+            return Err(format!(
+                "unknown duration unit `{other}` (use ms, s, m or h)"
+            ))
+        }
+    };
+    Ok(Duration::from_secs(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("5y").is_err());
+    }
+}

@@ -1,0 +1,15 @@
+//! Command-line flags shared by every focus crawler binary (ripgrep's
+//! pattern: raw flags → typed plan in one step, in a library, so the five
+//! binaries do not copy flag parsing five times).
+//!
+//! This crate owns flag names, defaults and validation. It must not depend
+//! on the engine, the fetcher or the websim: the binaries hand the
+//! [`CrawlPlan`] to the libraries that act on it.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod args;
+mod plan;
+
+pub use args::{parse_duration, CrawlArgs};
+pub use plan::{Baseline, CrawlPlan, PlanError, TopicSource};

@@ -1,0 +1,183 @@
+//! The typed crawl plan: what a binary asked for, validated once.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::args::CrawlArgs;
+
+/// Where the taxonomy, examples and seeds come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TopicSource {
+    /// Start the embedded websim on loopback and use its sampled examples
+    /// and seed URLs. `good` empty means the crawler's default topic.
+    Websim {
+        /// Good topic paths of the websim taxonomy.
+        good: Vec<String>,
+    },
+    /// A user's example set and seed list.
+    Examples {
+        /// The example-set folder.
+        dir: PathBuf,
+        /// Good topic paths (at least one).
+        good: Vec<String>,
+        /// The seed URL file.
+        seeds: PathBuf,
+    },
+}
+
+/// A baseline crawl order that replaces the crawler's own policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Baseline {
+    /// Random order, every outlink queued.
+    Random,
+    /// Breadth-first order, every outlink queued.
+    BreadthFirst,
+}
+
+/// A validated crawl plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrawlPlan {
+    /// Taxonomy, examples and seeds.
+    pub source: TopicSource,
+    /// curl-style connect-to rules, still as text (the fetcher parses them).
+    pub connect_to: Vec<String>,
+    /// Stop after this many fetch attempts.
+    pub max_pages: u64,
+    /// Stop after this long.
+    pub time_limit: Option<Duration>,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Continue the stored crawl.
+    pub resume: bool,
+    /// A baseline order, if asked for.
+    pub baseline: Option<Baseline>,
+}
+
+/// Flags that do not make a crawl.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// `--examples` without `--seeds`.
+    #[error("--examples needs --seeds FILE: a focused crawl starts from seed URLs")]
+    ExamplesWithoutSeeds,
+    /// `--examples` without any `--good`.
+    #[error("--examples needs at least one --good PATH naming a topic folder")]
+    ExamplesWithoutGood,
+    /// `--seeds` without `--examples`.
+    #[error("--seeds is only used with --examples (the websim brings its own seeds)")]
+    SeedsWithoutExamples,
+    /// `--max-pages 0`.
+    #[error("--max-pages must be at least 1")]
+    NoPages,
+}
+
+impl CrawlPlan {
+    pub(crate) fn from_args(a: &CrawlArgs) -> Result<Self, PlanError> {
+        if a.max_pages == 0 {
+            return Err(PlanError::NoPages);
+        }
+        let source = match (&a.examples, &a.seeds) {
+            (Some(dir), Some(seeds)) => {
+                if a.good.is_empty() {
+                    return Err(PlanError::ExamplesWithoutGood);
+                }
+                TopicSource::Examples {
+                    dir: dir.clone(),
+                    good: a.good.clone(),
+                    seeds: seeds.clone(),
+                }
+            }
+            (Some(_), None) => return Err(PlanError::ExamplesWithoutSeeds),
+            (None, Some(_)) => return Err(PlanError::SeedsWithoutExamples),
+            (None, None) => TopicSource::Websim {
+                good: a.good.clone(),
+            },
+        };
+        let baseline = if a.unfocused {
+            Some(Baseline::Random)
+        } else if a.bfs {
+            Some(Baseline::BreadthFirst)
+        } else {
+            None
+        };
+        Ok(Self {
+            source,
+            connect_to: a.connect_to.clone(),
+            max_pages: a.max_pages,
+            time_limit: a.time_limit,
+            out: a.out.clone(),
+            seed: a.seed,
+            resume: a.resume,
+            baseline,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        crawl: CrawlArgs,
+    }
+
+    fn plan(args: &[&str]) -> Result<CrawlPlan, PlanError> {
+        let mut v = vec!["bin"];
+        v.extend_from_slice(args);
+        Cli::try_parse_from(v).unwrap().crawl.plan()
+    }
+
+    #[test]
+    fn no_arguments_means_the_embedded_websim() {
+        let p = plan(&[]).unwrap();
+        assert_eq!(p.source, TopicSource::Websim { good: vec![] });
+        assert_eq!(p.max_pages, 5000);
+        assert_eq!(p.baseline, None);
+    }
+
+    #[test]
+    fn a_users_web() {
+        let p = plan(&[
+            "--examples",
+            "ex",
+            "--good",
+            "a/b",
+            "--seeds",
+            "s.txt",
+            "--connect-to",
+            "::127.0.0.1:8080",
+            "--max-pages",
+            "10",
+            "--time-limit",
+            "5m",
+            "--unfocused",
+        ])
+        .unwrap();
+        assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
+        assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
+        assert_eq!(p.baseline, Some(Baseline::Random));
+        assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
+    }
+
+    #[test]
+    fn inconsistent_flags_are_clear_errors() {
+        assert_eq!(
+            plan(&["--examples", "ex", "--good", "a"]),
+            Err(PlanError::ExamplesWithoutSeeds)
+        );
+        assert_eq!(
+            plan(&["--examples", "ex", "--seeds", "s"]),
+            Err(PlanError::ExamplesWithoutGood)
+        );
+        assert_eq!(
+            plan(&["--seeds", "s"]),
+            Err(PlanError::SeedsWithoutExamples)
+        );
+        assert_eq!(plan(&["--max-pages", "0"]), Err(PlanError::NoPages));
+        assert!(Cli::try_parse_from(["bin", "--bfs", "--unfocused"]).is_err());
+    }
+}
