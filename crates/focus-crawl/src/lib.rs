@@ -9,4 +9,5 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod policy;
 pub mod stagnation;
