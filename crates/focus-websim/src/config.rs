@@ -1,0 +1,432 @@
+//! The websim configuration ([`WebConfig`]): sizes, the topic taxonomy with
+//! each topic's role, the text mixture, link parameters and fault hosts.
+//! `Default` is the default web (`fixtures/websim/default.toml` mirrors it).
+
+use serde::{Deserialize, Serialize};
+
+use crate::WebsimError;
+
+/// How a topic's pages are placed in the web's link structure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TopicRole {
+    /// Topical hosts whose pages cite same-topic pages at a moderate rate.
+    #[default]
+    Normal,
+    /// Pages cite each other heavily across hosts (the cycling case).
+    Cooperative,
+    /// Pages rarely cite each other; they sit side by side under off-topic
+    /// list pages of other hosts and are reached through their parent
+    /// topic's directory pages (the mutual-funds case). Needs `host_topic`.
+    Competitive,
+    /// Target documents behind off-topic paths: institution -> department
+    /// -> person -> document (the context-graph case). Needs `home_topic`,
+    /// `section_topic` and `person_topic`.
+    Context,
+    /// Directory hosts whose pages list many pages of `hub_of` across hosts.
+    Hub,
+    /// A few large off-topic sites linked from everywhere (footers).
+    Universal,
+    /// Pages only appear on other topics' hosts (host, section or person
+    /// topics of competitive and context topics); no hosts of its own.
+    Structural,
+}
+
+/// One leaf of the taxonomy (its ancestors are implied by the path).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    /// Slash-separated topic path, e.g. `business/investment/mutual_funds`.
+    pub path: String,
+    /// Relative share of hosts given to this topic.
+    #[serde(default = "one")]
+    pub weight: f64,
+    /// Link-structure role.
+    #[serde(default)]
+    pub role: TopicRole,
+    /// Competitive: the (structural) topic of the hosts carrying its pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_topic: Option<String>,
+    /// Hub: the subtree its directory pages list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hub_of: Option<String>,
+    /// Context: topic of the institution home pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home_topic: Option<String>,
+    /// Context: topic of the department (section) pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section_topic: Option<String>,
+    /// Context: topic of the person pages that link to the documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person_topic: Option<String>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// The share of each vocabulary in a page's text (renormalised).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MixConfig {
+    /// Shared background vocabulary (function words and general terms).
+    pub background: f64,
+    /// Vocabulary of the page's top-level topic.
+    pub level1: f64,
+    /// Vocabulary of the page's second-level topic (shared by siblings).
+    pub level2: f64,
+    /// Vocabulary of the page's leaf topic.
+    pub leaf: f64,
+    /// Vocabulary of one random other leaf (topic drift within a page).
+    pub noise: f64,
+    /// Per-page spread of topicality: topical shares are scaled by a factor
+    /// drawn uniformly from `[1 - jitter, 1 + jitter]`.
+    pub jitter: f64,
+    /// Fraction of a leaf's vocabulary borrowed from its siblings' lists.
+    pub sibling_overlap: f64,
+}
+
+impl Default for MixConfig {
+    fn default() -> Self {
+        Self {
+            background: 0.62,
+            level1: 0.09,
+            level2: 0.09,
+            leaf: 0.06,
+            noise: 0.12,
+            jitter: 0.8,
+            sibling_overlap: 0.35,
+        }
+    }
+}
+
+/// Parameters of the link generator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LinkConfig {
+    /// Mean number of cross-host links of a leaf page (heavy-tailed).
+    pub external_mean: f64,
+    /// Probability that a page's external-link focus is its own topic
+    /// (normal topics).
+    pub self_normal: f64,
+    /// Same, cooperative topics.
+    pub self_cooperative: f64,
+    /// Same, context documents (citations between documents).
+    pub self_context: f64,
+    /// Probability that the focus is a sibling leaf (else a random page).
+    pub sibling: f64,
+    /// Probability that an external link follows the page's focus.
+    pub focus_stick: f64,
+    /// Probability that an external link goes to a universal site.
+    pub universal_rate: f64,
+    /// Probability that an external link goes to a fault host.
+    pub fault_rate: f64,
+    /// Probability that a topical external link targets a host's home page.
+    pub home_bias: f64,
+    /// Zipf exponent of host popularity (authorities).
+    pub popularity_exponent: f64,
+    /// Number of cross-host links of a hub (directory) page: lower bound.
+    pub hub_min: u32,
+    /// Upper bound (exclusive) of the hub page link count.
+    pub hub_max: u32,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        Self {
+            external_mean: 2.2,
+            self_normal: 0.35,
+            self_cooperative: 0.75,
+            self_context: 0.5,
+            sibling: 0.15,
+            focus_stick: 0.27,
+            universal_rate: 0.1,
+            fault_rate: 0.01,
+            home_bias: 0.35,
+            popularity_exponent: 0.9,
+            hub_min: 10,
+            hub_max: 30,
+        }
+    }
+}
+
+/// The fault a fault host produces (see `docs/websim.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    /// `/go/K/N`: K redirects (301/302/307/308) ending on a real page.
+    RedirectChain,
+    /// `/loop/a/N` <-> `/loop/b/N`: a redirect loop.
+    RedirectLoop,
+    /// Every page answers 404 Not Found.
+    NotFound,
+    /// Every page answers 410 Gone.
+    Gone,
+    /// Every page answers 500 Internal Server Error.
+    ServerError,
+    /// Every page answers 503 with `Retry-After`.
+    Unavailable,
+    /// Pages (a mirror of a real host) answer after `slow_ms`.
+    Slow,
+    /// Headers and a first chunk, then the body stalls for `stall_ms`.
+    Stall,
+    /// The connection is closed without a response.
+    Reset,
+    /// PDF, JPEG, ZIP and octet-stream bodies (some behind `.html` URLs).
+    NonHtml,
+    /// An HTML page of `oversized_bytes`.
+    Oversized,
+    /// A mirror of a real host with malformed HTML.
+    Malformed,
+    /// A mirror of a real host, always gzip-encoded.
+    Gzip,
+    /// An infinite calendar: every month links to the next and previous.
+    Calendar,
+    /// A mirror of a real host whose links carry fresh `?sid=` values.
+    SessionId,
+    /// A near-duplicate mirror of a real host.
+    Mirror,
+    /// robots.txt disallows everything (pages are a mirror).
+    RobotsForbidden,
+}
+
+/// One fault host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultSpec {
+    /// The host name (lower case).
+    pub host: String,
+    /// The fault it produces.
+    pub kind: FaultKind,
+}
+
+/// Everything that defines a synthetic web (with the seed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebConfig {
+    /// Number of regular pages (fault hosts and services not counted).
+    pub pages: u32,
+    /// Number of regular hosts (universal sites included).
+    pub hosts: u32,
+    /// Log-normal sigma of host sizes before scaling to `pages`.
+    pub host_size_sigma: f64,
+    /// No host holds more than this fraction of the pages.
+    pub max_host_share: f64,
+    /// Number of universal (linked-from-everywhere) hosts.
+    pub universal_hosts: u32,
+    /// Fraction of the pages on universal hosts.
+    pub universal_share: f64,
+    /// Size of the background vocabulary.
+    pub background_words: u32,
+    /// Size of each topic's vocabulary.
+    pub topic_words: u32,
+    /// Zipf exponent of term frequencies.
+    pub zipf_exponent: f64,
+    /// Median number of body words of a page (log-normal).
+    pub length_median: f64,
+    /// Log-normal sigma of body lengths.
+    pub length_sigma: f64,
+    /// Text mixture.
+    pub mix: MixConfig,
+    /// Link generator.
+    pub links: LinkConfig,
+    /// Host name of the backlink and search services.
+    pub search_host: String,
+    /// Delay of the `slow` fault, milliseconds.
+    pub slow_ms: u64,
+    /// Stall of the `stall` fault, milliseconds.
+    pub stall_ms: u64,
+    /// Body size of the `oversized` fault, bytes.
+    pub oversized_bytes: usize,
+    /// The leaves of the taxonomy.
+    pub topics: Vec<TopicSpec>,
+    /// The fault hosts.
+    pub faults: Vec<FaultSpec>,
+}
+
+impl WebConfig {
+    /// Parse a TOML configuration; `file` names it in errors.
+    pub fn from_toml(file: &str, text: &str) -> Result<Self, WebsimError> {
+        toml::from_str(text).map_err(|e| WebsimError::Config {
+            file: file.to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Read and parse a TOML configuration file.
+    pub fn load(path: &std::path::Path) -> Result<Self, WebsimError> {
+        let text = std::fs::read_to_string(path).map_err(|source| WebsimError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_toml(&path.display().to_string(), &text)
+    }
+
+    /// The small web of `fixtures/websim/small.toml` (about 20,000 pages)
+    /// for fast tests.
+    pub fn small() -> Self {
+        Self {
+            pages: 20_000,
+            hosts: 500,
+            universal_hosts: 6,
+            max_host_share: 0.03,
+            ..Self::default()
+        }
+    }
+
+    /// Serialise as TOML (for `fixtures/websim/default.toml`).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+}
+
+fn t(path: &str, role: TopicRole) -> TopicSpec {
+    TopicSpec {
+        path: path.to_string(),
+        weight: 1.0,
+        role,
+        host_topic: None,
+        hub_of: None,
+        home_topic: None,
+        section_topic: None,
+        person_topic: None,
+    }
+}
+
+fn default_topics() -> Vec<TopicSpec> {
+    use TopicRole::{Cooperative, Hub, Normal, Structural, Universal};
+    let normal = [
+        "arts/music/jazz",
+        "arts/music/classical",
+        "arts/music/rock",
+        "arts/film/reviews",
+        "arts/film/festivals",
+        "arts/visual/painting",
+        "arts/visual/photography",
+        "business/investment/stocks",
+        "business/shopping/electronics",
+        "business/shopping/books",
+        "computers/software/open_source",
+        "computers/internet/web_design",
+        "computers/internet/search_engines",
+        "computers/hardware/components",
+        "computers/hardware/laptops",
+        "health/medicine/cardiology",
+        "health/medicine/oncology",
+        "health/fitness/running",
+        "health/fitness/yoga",
+        "health/nutrition/diets",
+        "health/nutrition/supplements",
+        "recreation/outdoors/hiking",
+        "recreation/outdoors/climbing",
+        "recreation/travel/guides",
+        "recreation/travel/hotels",
+        "science/physics/optics",
+        "science/physics/particle_physics",
+        "science/biology/genetics",
+        "science/biology/ecology",
+        "science/research/conferences",
+        "society/news/world",
+        "society/government/agencies",
+        "society/government/elections",
+        "sports/team/football",
+        "sports/team/basketball",
+        "sports/individual/tennis",
+        "sports/individual/golf",
+    ];
+    let mut v: Vec<TopicSpec> = normal.iter().map(|p| t(p, Normal)).collect();
+    v.push(t("recreation/outdoors/cycling", Cooperative));
+    v.push(t("arts/music/opera", Cooperative));
+    let mut funds = t("business/investment/mutual_funds", TopicRole::Competitive);
+    funds.weight = 1.6;
+    funds.host_topic = Some("business/companies/corporate_info".into());
+    v.push(funds);
+    let mut insurance = t("business/finance/insurance", TopicRole::Competitive);
+    insurance.weight = 1.2;
+    insurance.host_topic = Some("business/companies/corporate_info".into());
+    v.push(insurance);
+    let mut dirs = t("business/investment/directories", Hub);
+    dirs.weight = 1.0;
+    dirs.hub_of = Some("business/investment".into());
+    v.push(dirs);
+    let mut linkpages = t("recreation/outdoors/link_lists", Hub);
+    linkpages.weight = 0.5;
+    linkpages.hub_of = Some("recreation".into());
+    v.push(linkpages);
+    let mut papers = t("science/research/papers", TopicRole::Context);
+    papers.weight = 1.5;
+    papers.home_topic = Some("society/education/universities".into());
+    papers.section_topic = Some("society/education/departments".into());
+    papers.person_topic = Some("society/education/people".into());
+    v.push(papers);
+    for p in [
+        "business/companies/corporate_info",
+        "society/education/universities",
+        "society/education/departments",
+        "society/education/people",
+    ] {
+        v.push(t(p, Structural));
+    }
+    for p in ["computers/software/downloads", "society/news/weather"] {
+        v.push(t(p, Universal));
+    }
+    v
+}
+
+fn default_faults() -> Vec<FaultSpec> {
+    use FaultKind::{
+        Calendar, Gone, Gzip, Malformed, Mirror, NonHtml, NotFound, Oversized, RedirectChain,
+        RedirectLoop, Reset, RobotsForbidden, ServerError, SessionId, Slow, Stall, Unavailable,
+    };
+    [
+        ("www.corvane-9001.com", RedirectChain),
+        ("www.halberd-9002.net", RedirectLoop),
+        ("www.pellworth-9003.org", NotFound),
+        ("www.quillan-9004.com", Gone),
+        ("www.rastoke-9005.net", ServerError),
+        ("www.sabrel-9006.org", Unavailable),
+        ("www.tevrin-9007.com", Slow),
+        ("www.ulmara-9008.net", Stall),
+        ("www.vestry-9009.org", Reset),
+        ("www.wendol-9010.com", NonHtml),
+        ("www.xarith-9011.net", Oversized),
+        ("www.yorvik-9012.org", Malformed),
+        ("www.zandor-9013.com", Gzip),
+        ("www.abrine-9014.net", Calendar),
+        ("www.bexley-9015.org", SessionId),
+        ("www.caddow-9016.com", Mirror),
+        ("www.dunmore-9017.net", RobotsForbidden),
+    ]
+    .into_iter()
+    .map(|(host, kind)| FaultSpec {
+        host: host.to_string(),
+        kind,
+    })
+    .collect()
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        Self {
+            pages: 200_000,
+            hosts: 4_000,
+            host_size_sigma: 1.7,
+            max_host_share: 0.008,
+            universal_hosts: 12,
+            universal_share: 0.03,
+            background_words: 6_000,
+            topic_words: 300,
+            zipf_exponent: 1.0,
+            length_median: 170.0,
+            length_sigma: 1.1,
+            mix: MixConfig::default(),
+            links: LinkConfig::default(),
+            search_host: "search.websim".to_string(),
+            slow_ms: 3_000,
+            stall_ms: 120_000,
+            oversized_bytes: 12 * 1024 * 1024,
+            topics: default_topics(),
+            faults: default_faults(),
+        }
+    }
+}

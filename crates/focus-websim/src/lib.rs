@@ -1,0 +1,70 @@
+//! The synthetic web (websim): a deterministic, seedable topical web with
+//! ground truth, generated page by page from ids and served over HTTP/1.1 on
+//! one loopback listener that dispatches on the `Host` header.
+//!
+//! * [`WebConfig`] (TOML, `fixtures/websim/*.toml`) and [`Web::new`] build
+//!   the web: taxonomy, topic language models, hosts and their layout.
+//! * [`Web::render`] answers one request without any network: pages, faults,
+//!   robots.txt, the backlink and search services.
+//! * [`serve`] runs the HTTP server on the current tokio runtime.
+//! * [`Web::truth`], [`Web::truth_share`] and [`Web::dump_truth`] are the
+//!   ground truth: **evaluation only — no crawler may read them.**
+//! * [`stats::calibrate`] measures the calibration figures of the issue.
+//!
+//! This crate depends on `focus-core` alone among the `focus-*` crates; it
+//! must not depend on the fetcher, analysers, classifiers or crawlers (they
+//! are what it judges).
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod config;
+mod faults;
+mod hosts;
+mod html;
+mod index;
+mod links;
+mod rng;
+mod sample;
+mod server;
+pub mod stats;
+mod stats_nb;
+mod text;
+mod topics;
+mod urls;
+mod vocab;
+mod web;
+
+pub use config::{FaultKind, FaultSpec, LinkConfig, MixConfig, TopicRole, TopicSpec, WebConfig};
+pub use links::{Link, LinkTarget};
+pub use server::{serve, ServerHandle};
+pub use web::{Action, PageRef, Response, Web};
+
+/// Why a web cannot be built, loaded or served.
+#[derive(Debug, thiserror::Error)]
+pub enum WebsimError {
+    /// The configuration text is not valid TOML for a [`WebConfig`].
+    #[error("invalid websim configuration {file}: {message}")]
+    Config {
+        /// Where the configuration came from.
+        file: String,
+        /// What the parser said.
+        message: String,
+    },
+    /// The configuration parses but describes an impossible web.
+    #[error("invalid websim configuration: {0}")]
+    Invalid(String),
+    /// A taxonomy path in the configuration is not usable.
+    #[error("taxonomy: {0}")]
+    Taxonomy(#[from] focus_core::TaxonomyError),
+    /// Reading a file or writing the example set failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Binding or running the server failed.
+    #[error("server: {0}")]
+    Server(std::io::Error),
+}

@@ -1,0 +1,68 @@
+//! Seed derivation: every random choice of the web is a pure function of the
+//! web seed and a few integers (page id, purpose), so pages are generated on
+//! demand and the same seed always gives the same bytes.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Purposes, so that different generators of one page draw independent streams.
+pub(crate) mod purpose {
+    pub(crate) const TOPIC: u64 = 1;
+    pub(crate) const LINKS: u64 = 2;
+    pub(crate) const TEXT: u64 = 3;
+    pub(crate) const TITLE: u64 = 4;
+    pub(crate) const SLUG: u64 = 5;
+    pub(crate) const HOSTS: u64 = 6;
+    pub(crate) const VOCAB: u64 = 7;
+    pub(crate) const SAMPLE: u64 = 8;
+    pub(crate) const FAULT: u64 = 9;
+    pub(crate) const ANCHOR: u64 = 10;
+}
+
+/// SplitMix64 finaliser: a good 64-bit mixer.
+pub(crate) fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Hash of the seed and three integers.
+pub(crate) fn hash3(seed: u64, a: u64, b: u64, c: u64) -> u64 {
+    mix64(mix64(mix64(seed ^ mix64(a)) ^ b.rotate_left(17)) ^ c.rotate_left(41))
+}
+
+/// A uniform float in `[0, 1)` from a hash.
+pub(crate) fn unit(h: u64) -> f64 {
+    (h >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// A seeded generator for one purpose of one object.
+pub(crate) fn rng_for(seed: u64, purpose: u64, id: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(hash3(seed, purpose, id, 0))
+}
+
+/// A standard normal draw (Box-Muller) from a generator.
+pub(crate) fn normal(rng: &mut impl rand::Rng) -> f64 {
+    let u1: f64 = rng.random::<f64>().max(1e-12);
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_differ_by_every_argument_and_unit_is_in_range() {
+        let base = hash3(1, 2, 3, 4);
+        assert_ne!(base, hash3(2, 2, 3, 4));
+        assert_ne!(base, hash3(1, 3, 3, 4));
+        assert_ne!(base, hash3(1, 2, 4, 4));
+        assert_ne!(base, hash3(1, 2, 3, 5));
+        for i in 0..1000 {
+            let u = unit(mix64(i));
+            assert!((0.0..1.0).contains(&u));
+        }
+    }
+}
