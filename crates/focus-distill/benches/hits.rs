@@ -2,7 +2,7 @@
 //! weighting on a seeded 1-million-edge synthetic graph (the 10-million-edge
 //! run is the `distill_bench` example, timed with `/usr/bin/time -v`).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::Criterion;
 use focus_distill::synthetic::{generate, SyntheticConfig};
 use focus_distill::{Hits, HitsConfig};
 
@@ -25,5 +25,8 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+    c.final_summary();
+}

@@ -137,7 +137,8 @@ mod tests {
         for i in 0..14 {
             b.add_node(PageId(i), i, 0.5, true);
         }
-        b.add_edge(PageId(0), PageId(1)).add_edge(PageId(0), PageId(2));
+        b.add_edge(PageId(0), PageId(1))
+            .add_edge(PageId(0), PageId(2));
         for i in 3..=12 {
             b.add_edge(PageId(i), PageId(0));
         }

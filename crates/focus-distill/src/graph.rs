@@ -141,13 +141,13 @@ impl GraphBuilder {
         let raw_ids: Vec<u64> = ids.iter().map(|p| p.0).collect();
         let mut packed: Vec<u64> = edges
             .par_iter()
-            .map(|&(from, to)| {
-                match (raw_ids.binary_search(&from), raw_ids.binary_search(&to)) {
+            .map(
+                |&(from, to)| match (raw_ids.binary_search(&from), raw_ids.binary_search(&to)) {
                     (Ok(s), Ok(d)) if s == d => SELF_LOOP,
                     (Ok(s), Ok(d)) => ((s as u64) << 32) | d as u64,
                     _ => DANGLING,
-                }
-            })
+                },
+            )
             .collect();
         drop(edges);
         drop(raw_ids);

@@ -36,8 +36,8 @@ impl HitsConfig {
         Self {
             weighting: Weighting::Plain,
             cross_host_only: false,
-            max_iter: 200,
-            tolerance: 1e-10,
+            max_iter: 100,
+            tolerance: 1e-8,
         }
     }
 

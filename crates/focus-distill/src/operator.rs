@@ -75,9 +75,10 @@ impl<'g> Operator<'g> {
             Weighting::Relevance1999 { .. } => {
                 (Some(RowWeight::RowRelevance), Some(RowWeight::RowRelevance))
             }
-            Weighting::BharatHenzinger => {
-                (Some(RowWeight::PerHostDamping), Some(RowWeight::PerHostDamping))
-            }
+            Weighting::BharatHenzinger => (
+                Some(RowWeight::PerHostDamping),
+                Some(RowWeight::PerHostDamping),
+            ),
         };
         let mask = mask.as_deref();
         // Forward rows: row u, neighbour v; keep if v may be an authority.

@@ -89,7 +89,11 @@ fn by_score_then_id<'a>(
     ids: &'a [PageId],
     scores: &'a [f64],
 ) -> impl Fn(&usize, &usize) -> Ordering + 'a {
-    move |a, b| scores[*b].total_cmp(&scores[*a]).then(ids[*a].cmp(&ids[*b]))
+    move |a, b| {
+        scores[*b]
+            .total_cmp(&scores[*a])
+            .then(ids[*a].cmp(&ids[*b]))
+    }
 }
 
 fn top_k(ids: &[PageId], scores: &[f64], k: usize) -> Vec<(PageId, f64)> {

@@ -103,7 +103,9 @@ mod tests {
         let a = generate(&cfg).build().unwrap();
         let b = generate(&cfg).build().unwrap();
         assert_eq!(a, b);
-        let c = generate(&SyntheticConfig { seed: 4, ..cfg }).build().unwrap();
+        let c = generate(&SyntheticConfig { seed: 4, ..cfg })
+            .build()
+            .unwrap();
         assert_ne!(a, c);
         assert_eq!(a.node_count(), 500);
         assert_eq!(a.build_stats().self_loops, 0);

@@ -84,11 +84,8 @@ pub(crate) fn authority_mask(graph: &Graph, filter: AuthorityFilter) -> Option<V
             }
             let mut order: Vec<u32> = (0..n as u32).collect();
             // Relevance descending, then index (= page id) ascending.
-            let cmp = |a: &u32, b: &u32| {
-                rel[*b as usize]
-                    .total_cmp(&rel[*a as usize])
-                    .then(a.cmp(b))
-            };
+            let cmp =
+                |a: &u32, b: &u32| rel[*b as usize].total_cmp(&rel[*a as usize]).then(a.cmp(b));
             let mut mask = vec![false; n];
             if k > 0 {
                 order.select_nth_unstable_by(k - 1, cmp);
@@ -133,7 +130,13 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_rejected() {
-        for f in [AuthorityFilter::TopFraction(0.0), AuthorityFilter::TopFraction(1.5), AuthorityFilter::TopFraction(f64::NAN), AuthorityFilter::Above(1.0), AuthorityFilter::Above(-0.1)] {
+        for f in [
+            AuthorityFilter::TopFraction(0.0),
+            AuthorityFilter::TopFraction(1.5),
+            AuthorityFilter::TopFraction(f64::NAN),
+            AuthorityFilter::Above(1.0),
+            AuthorityFilter::Above(-0.1),
+        ] {
             let w = Weighting::Relevance1999 { authorities: f };
             assert!(w.validate().is_err(), "{f:?}");
         }

@@ -72,7 +72,13 @@ fn plain_hits_star() {
 /// `hH2 = (5 - sqrt17)/4`.
 fn weighted_example() -> Graph {
     graph(
-        &[(1, 1, 1.0), (2, 2, 0.5), (3, 3, 1.0), (4, 4, 1.0), (5, 5, 0.1)],
+        &[
+            (1, 1, 1.0),
+            (2, 2, 0.5),
+            (3, 3, 1.0),
+            (4, 4, 1.0),
+            (5, 5, 0.1),
+        ],
         &[(1, 3), (1, 4), (1, 5), (2, 3), (2, 5)],
     )
 }
@@ -110,7 +116,9 @@ fn relevance_1999_by_top_fraction() {
 /// for the top authority; the 1999 weighting removes it.
 #[test]
 fn plain_hits_lets_the_irrelevant_page_win() {
-    let s = Hits::new(HitsConfig::plain()).unwrap().run(&weighted_example());
+    let s = Hits::new(HitsConfig::plain())
+        .unwrap()
+        .run(&weighted_example());
     assert_eq!(s.authority[2], s.authority[4]);
     let top: Vec<PageId> = s.top_authorities(2).into_iter().map(|x| x.0).collect();
     assert_eq!(top, vec![PageId(3), PageId(5)]);
@@ -125,7 +133,13 @@ fn plain_hits_lets_the_irrelevant_page_win() {
 #[test]
 fn bharat_henzinger_damps_one_host_voting_twice() {
     let g = graph(
-        &[(1, 10, 1.0), (2, 10, 1.0), (3, 20, 1.0), (4, 30, 1.0), (5, 40, 1.0)],
+        &[
+            (1, 10, 1.0),
+            (2, 10, 1.0),
+            (3, 20, 1.0),
+            (4, 30, 1.0),
+            (5, 40, 1.0),
+        ],
         &[(1, 3), (2, 3), (4, 5)],
     );
     let s = Hits::new(HitsConfig::bharat_henzinger()).unwrap().run(&g);
@@ -147,7 +161,13 @@ fn bharat_henzinger_damps_one_host_voting_twice() {
 #[test]
 fn bharat_henzinger_damps_one_page_citing_a_host_twice() {
     let g = graph(
-        &[(1, 10, 1.0), (2, 20, 1.0), (3, 20, 1.0), (4, 30, 1.0), (5, 40, 1.0)],
+        &[
+            (1, 10, 1.0),
+            (2, 20, 1.0),
+            (3, 20, 1.0),
+            (4, 30, 1.0),
+            (5, 40, 1.0),
+        ],
         &[(1, 2), (1, 3), (4, 5)],
     );
     let s = Hits::new(HitsConfig::bharat_henzinger()).unwrap().run(&g);
