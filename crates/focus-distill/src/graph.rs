@@ -1,7 +1,7 @@
 //! The compact link graph: nodes keyed by [`PageId`] with a host id, a
 //! relevance and a visited flag, and CSR forward and reverse adjacency over
 //! dense `u32` indices. Node indices follow ascending page id, so the id map
-//! is a sorted vector searched by bisection (no hash map to store).
+//! is a sorted vector searched by bisection (no hash map kept after build).
 
 use focus_core::PageId;
 use rayon::prelude::*;
@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::csr::{forward_from_sorted, transpose};
 use crate::error::DistillError;
+use crate::id_index::IdIndex;
 
 /// Sentinel for an edge whose endpoint is not a node.
 const DANGLING: u64 = u64::MAX;
@@ -139,18 +140,18 @@ impl GraphBuilder {
         drop(kept);
 
         let raw_ids: Vec<u64> = ids.iter().map(|p| p.0).collect();
+        let index = IdIndex::new(&raw_ids);
+        drop(raw_ids);
         let mut packed: Vec<u64> = edges
             .par_iter()
-            .map(
-                |&(from, to)| match (raw_ids.binary_search(&from), raw_ids.binary_search(&to)) {
-                    (Ok(s), Ok(d)) if s == d => SELF_LOOP,
-                    (Ok(s), Ok(d)) => ((s as u64) << 32) | d as u64,
-                    _ => DANGLING,
-                },
-            )
+            .map(|&(from, to)| match (index.get(from), index.get(to)) {
+                (Some(s), Some(d)) if s == d => SELF_LOOP,
+                (Some(s), Some(d)) => (u64::from(s) << 32) | u64::from(d),
+                _ => DANGLING,
+            })
             .collect();
         drop(edges);
-        drop(raw_ids);
+        drop(index);
         packed.par_sort_unstable();
         while let Some(&last) = packed.last() {
             match last {

@@ -27,6 +27,7 @@ mod csr;
 mod error;
 mod graph;
 mod hits;
+mod id_index;
 mod operator;
 mod par;
 mod query;
