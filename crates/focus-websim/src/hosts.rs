@@ -151,6 +151,7 @@ impl Host {
 }
 
 /// All hosts, in page order, with lookups.
+#[allow(clippy::struct_field_names)]
 #[derive(Debug)]
 pub(crate) struct Hosts {
     pub(crate) hosts: Vec<Host>,
@@ -404,7 +405,7 @@ impl Hosts {
                 if u < 0.80 {
                     t
                 } else if u < 0.90 {
-                    let sibs = topics.info(t).map(|i| i.siblings.as_slice()).unwrap_or(&[]);
+                    let sibs = topics.info(t).map_or(&[][..], |i| i.siblings.as_slice());
                     let ok: Vec<TopicId> = sibs
                         .iter()
                         .copied()

@@ -51,13 +51,13 @@ impl Web {
             out.push(Link {
                 target: LinkTarget::Page(first + local),
                 nav: true,
-            })
+            });
         };
         let content = |out: &mut Vec<Link>, local: u32| {
             out.push(Link {
                 target: LinkTarget::Page(first + local),
                 nav: false,
-            })
+            });
         };
         let topic = self.hosts.page_topic(&self.topics, self.seed, h, local);
         let role = self
@@ -84,7 +84,7 @@ impl Web {
                         }
                     }
                 }
-                externals = 2 + self.geometric(&mut rng, 1.5);
+                externals = 2 + Self::geometric(&mut rng, 1.5);
             }
             Node::Section(k) => {
                 nav(&mut out, 0);
@@ -98,7 +98,7 @@ impl Web {
                 for l in host.listed_leaves(k) {
                     content(&mut out, l);
                 }
-                externals = self.geometric(&mut rng, 0.6);
+                externals = Self::geometric(&mut rng, 0.6);
             }
             Node::Leaf(l) => {
                 nav(&mut out, 0);
@@ -146,7 +146,7 @@ impl Web {
                 externals = if rng.random::<f64>() < 0.04 {
                     rng.random_range(10..30u32)
                 } else {
-                    self.geometric(&mut rng, self.config.links.external_mean)
+                    Self::geometric(&mut rng, self.config.links.external_mean)
                 };
                 if role == TopicRole::Context {
                     externals = externals.min(3);
@@ -199,7 +199,7 @@ impl Web {
         out
     }
 
-    fn geometric(&self, rng: &mut ChaCha8Rng, mean: f64) -> u32 {
+    fn geometric(rng: &mut ChaCha8Rng, mean: f64) -> u32 {
         let p = 1.0 / (1.0 + mean.max(0.0));
         let mut k = 0;
         while k < 60 && rng.random::<f64>() > p {

@@ -11,7 +11,6 @@ pub(crate) mod purpose {
     pub(crate) const LINKS: u64 = 2;
     pub(crate) const TEXT: u64 = 3;
     pub(crate) const TITLE: u64 = 4;
-    pub(crate) const SLUG: u64 = 5;
     pub(crate) const HOSTS: u64 = 6;
     pub(crate) const VOCAB: u64 = 7;
     pub(crate) const SAMPLE: u64 = 8;

@@ -7,13 +7,12 @@ use rand::Rng;
 
 use crate::config::{TopicRole, WebConfig};
 use crate::rng::{hash3, purpose, rng_for, unit};
-use crate::vocab::{WordFactory, Zipf, BOILERPLATE, FUNCTION_WORDS};
+use crate::vocab::{WordFactory, Zipf, FUNCTION_WORDS};
 use crate::WebsimError;
 
 /// What the generator knows about one leaf topic.
 #[derive(Debug, Clone)]
 pub(crate) struct LeafInfo {
-    pub(crate) id: TopicId,
     pub(crate) role: TopicRole,
     pub(crate) weight: f64,
     /// Top-level ancestor (or the leaf itself at depth 1).
@@ -39,7 +38,6 @@ pub(crate) struct Topics {
     pub(crate) words: Vec<Box<str>>,
     pub(crate) background: Vec<u32>,
     pub(crate) background_zipf: Zipf,
-    pub(crate) boilerplate: Vec<u32>,
     /// Indexed by `TopicId.0` (root empty).
     pub(crate) vocab: Vec<Vec<u32>>,
     pub(crate) topic_zipf: Zipf,
@@ -117,7 +115,6 @@ impl Topics {
                 })
                 .unwrap_or_default();
             let info = LeafInfo {
-                id,
                 role: spec.role,
                 weight: spec.weight.max(0.0),
                 level1,
@@ -168,7 +165,6 @@ impl Topics {
         for w in FUNCTION_WORDS {
             background.push(intern(w, &mut words));
         }
-        let boilerplate: Vec<u32> = BOILERPLATE.iter().map(|w| intern(w, &mut words)).collect();
         for id in taxonomy.ids() {
             for part in taxonomy.name(id).split(['_', '-', '.']) {
                 factory.reserve(part);
@@ -231,7 +227,6 @@ impl Topics {
             words,
             background_zipf: Zipf::new(background.len(), config.zipf_exponent),
             background,
-            boilerplate,
             vocab,
             topic_zipf: Zipf::new(size, config.zipf_exponent),
         })

@@ -140,7 +140,12 @@ fn examples_are_written_in_the_example_set_format() {
     for f in files {
         let f = f.unwrap();
         let name = f.file_name().to_string_lossy().to_string();
-        assert!(name.starts_with("page-") && name.ends_with(".html"));
+        assert!(
+            name.starts_with("page-")
+                && std::path::Path::new(&name)
+                    .extension()
+                    .is_some_and(|e| e == "html")
+        );
         let id: u32 = name[5..name.len() - 5].parse().unwrap();
         assert_eq!(web.truth_of(id), Some(leaf));
         assert!(std::fs::read_to_string(f.path())

@@ -1,0 +1,133 @@
+//! `websim`: a thin command line over `focus-websim` — `serve` the synthetic
+//! web on loopback, dump its ground `truth`, print calibration `stats`, and
+//! write labelled example pages with `sample`.
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use focus_websim::stats::{calibrate, StatsOptions};
+use focus_websim::{Web, WebConfig};
+
+#[derive(Parser)]
+#[command(name = "websim", about = "The focus synthetic web")]
+struct Cli {
+    /// Seed of the web (same seed, same pages).
+    #[arg(long, global = true, default_value_t = 1)]
+    seed: u64,
+    /// TOML configuration (default: the built-in default web,
+    /// fixtures/websim/default.toml).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    /// Override the number of pages of the configuration.
+    #[arg(long, global = true)]
+    pages: Option<u32>,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Serve the web over HTTP/1.1 on one loopback listener.
+    Serve {
+        /// Address to bind.
+        #[arg(long, default_value = "127.0.0.1:0")]
+        addr: SocketAddr,
+        /// Seed URLs printed per leaf topic.
+        #[arg(long, default_value_t = 5)]
+        seeds: usize,
+    },
+    /// Dump the ground truth (URL, TAB, topic path) of every page.
+    Truth {
+        /// Output file (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Print every calibration figure next to its range.
+    Stats,
+    /// Write labelled example pages per leaf topic (example-set format).
+    Sample {
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// Pages per leaf topic.
+        #[arg(long, default_value_t = 30)]
+        per_topic: usize,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let mut config = match &cli.config {
+        Some(p) => WebConfig::load(p)?,
+        None => WebConfig::default(),
+    };
+    if let Some(p) = cli.pages {
+        config.pages = p;
+        config.hosts = config.hosts.max(p / 50).min(p);
+    }
+    let web = Web::new(config, cli.seed)?;
+    match cli.cmd {
+        Cmd::Serve { addr, seeds } => serve(web, addr, seeds),
+        Cmd::Truth { out } => {
+            let mut w: Box<dyn std::io::Write> = match out {
+                Some(p) => {
+                    Box::new(std::fs::File::create(&p).with_context(|| p.display().to_string())?)
+                }
+                None => Box::new(std::io::stdout().lock()),
+            };
+            let mut w = std::io::BufWriter::new(&mut w);
+            web.dump_truth(&mut w)?;
+            w.flush()?;
+            Ok(())
+        }
+        Cmd::Stats => {
+            let c = calibrate(&web, &StatsOptions::default());
+            print!("{}", c.render());
+            if c.all_ok() {
+                Ok(())
+            } else {
+                eprintln!("websim stats: out of range");
+                std::process::exit(1);
+            }
+        }
+        Cmd::Sample { out, per_topic } => {
+            let n = web.write_examples(&out, per_topic)?;
+            println!("wrote {n} example pages under {}", out.display());
+            Ok(())
+        }
+    }
+}
+
+fn serve(web: Web, addr: SocketAddr, seeds: usize) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let web = Arc::new(web);
+        let handle = focus_websim::serve(web.clone(), addr).await?;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "listening on {}", handle.addr())?;
+        writeln!(out, "connect-to {}", handle.connect_to())?;
+        writeln!(
+            out,
+            "search http://{}/search?q=WORDS  backlinks http://{}/backlinks?url=URL",
+            web.search_host(),
+            web.search_host()
+        )?;
+        let tax = web.taxonomy();
+        for leaf in tax.leaves() {
+            for url in web.seed_urls(leaf, seeds) {
+                writeln!(out, "seed {} {url}", tax.path(leaf))?;
+            }
+        }
+        out.flush()?;
+        drop(out);
+        tokio::signal::ctrl_c().await?;
+        handle.shutdown().await;
+        Ok(())
+    })
+}

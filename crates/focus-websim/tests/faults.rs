@@ -1,0 +1,180 @@
+//! Every fault class answers as documented in docs/websim.md, through
+//! `Web::render` (no network), and the keyword search service finds pages.
+
+use std::io::Read as _;
+
+use focus_websim::{FaultKind, Web, WebConfig};
+
+fn web() -> Web {
+    let mut c = WebConfig::small();
+    c.oversized_bytes = 100_000;
+    Web::new(c, 1).unwrap()
+}
+
+fn host(web: &Web, k: FaultKind) -> String {
+    web.faults()
+        .iter()
+        .find(|f| f.kind == k)
+        .unwrap()
+        .host
+        .clone()
+}
+
+fn body(r: &focus_websim::Response) -> String {
+    String::from_utf8_lossy(&r.body).to_string()
+}
+
+#[test]
+fn redirect_chain_ends_on_a_real_page_and_loop_loops() {
+    let web = web();
+    let h = host(&web, FaultKind::RedirectChain);
+    let mut path = "/go/3/42".to_string();
+    let mut host_now = h.clone();
+    let mut hops = 0;
+    loop {
+        let r = web.render(&host_now, &path);
+        if r.status == 200 {
+            break;
+        }
+        assert!([301, 302, 307, 308].contains(&r.status), "{}", r.status);
+        let loc = r.header("location").unwrap().to_string();
+        if let Some(rest) = loc.strip_prefix("http://") {
+            let (hh, p) = rest.split_once('/').unwrap();
+            host_now = hh.to_string();
+            path = format!("/{p}");
+        } else {
+            path = loc;
+        }
+        hops += 1;
+        assert!(hops < 10);
+    }
+    assert_eq!(hops, 4);
+    assert_eq!(
+        format!("http://{host_now}{path}"),
+        web.page_url(42).unwrap()
+    );
+    let l = host(&web, FaultKind::RedirectLoop);
+    let a = web.render(&l, "/loop/a/9");
+    assert_eq!(a.header("location"), Some("/loop/b/9"));
+    assert_eq!(
+        web.render(&l, "/loop/b/9").header("location"),
+        Some("/loop/a/9")
+    );
+    assert_eq!(web.truth(&format!("http://{l}/loop/a/9")), None);
+}
+
+#[test]
+fn status_faults_types_and_sizes() {
+    let web = web();
+    assert_eq!(
+        web.render(&host(&web, FaultKind::NotFound), "/item-1.html")
+            .status,
+        404
+    );
+    assert_eq!(
+        web.render(&host(&web, FaultKind::Gone), "/item-1.html")
+            .status,
+        410
+    );
+    assert_eq!(
+        web.render(&host(&web, FaultKind::ServerError), "/item-1.html")
+            .status,
+        500
+    );
+    let r = web.render(&host(&web, FaultKind::Unavailable), "/item-1.html");
+    assert_eq!((r.status, r.header("retry-after")), (503, Some("120")));
+    assert_eq!(
+        web.render(&host(&web, FaultKind::Reset), "/x").action,
+        focus_websim::Action::Reset
+    );
+    let nh = host(&web, FaultKind::NonHtml);
+    assert_eq!(
+        web.render(&nh, "/files/file-1.pdf").header("content-type"),
+        Some("application/pdf")
+    );
+    assert_eq!(
+        web.render(&nh, "/files/file-1.jpg").header("content-type"),
+        Some("image/jpeg")
+    );
+    assert_eq!(
+        web.render(&nh, "/files/file-1.html").header("content-type"),
+        Some("application/octet-stream")
+    );
+    let big = web.render(&host(&web, FaultKind::Oversized), "/big/1.html");
+    assert!(big.body.len() >= 100_000);
+    let robots = web.render(&host(&web, FaultKind::RobotsForbidden), "/robots.txt");
+    assert!(body(&robots).contains("Disallow: /\n"));
+}
+
+#[test]
+fn mirrors_gzip_malformed_sessions_and_calendar() {
+    let web = web();
+    // Mirror-type hosts serve the pages of a real host under its paths.
+    let m = host(&web, FaultKind::Mirror);
+    let home = web.render(&m, "/");
+    assert_eq!(home.status, 200);
+    assert!(body(&home).contains("Mirror of"));
+    assert!(web.truth(&format!("http://{m}/")).is_some());
+
+    let g = host(&web, FaultKind::Gzip);
+    let r = web.render(&g, "/");
+    assert_eq!(r.header("content-encoding"), Some("gzip"));
+    let mut html = String::new();
+    flate2::read::GzDecoder::new(&r.body[..])
+        .read_to_string(&mut html)
+        .unwrap();
+    assert!(html.contains("</html>"));
+
+    let bad = body(&web.render(&host(&web, FaultKind::Malformed), "/"));
+    assert!(bad.contains("<!-- unterminated"));
+
+    let s = host(&web, FaultKind::SessionId);
+    let a = body(&web.render(&s, "/?sid=0000000000000001"));
+    let b = body(&web.render(&s, "/?sid=0000000000000002"));
+    assert_ne!(a, b, "fresh session ids on every visit");
+    assert!(a.contains("?sid="));
+    assert_eq!(a.split("?sid=").next(), b.split("?sid=").next());
+    assert_eq!(
+        web.truth(&format!("http://{s}/?sid=1")),
+        web.truth(&format!("http://{s}/?sid=2"))
+    );
+
+    let c = host(&web, FaultKind::Calendar);
+    let r = body(&web.render(&c, "/calendar/2031/12/"));
+    assert!(r.contains("/calendar/2032/1/"));
+    assert_eq!(web.truth(&format!("http://{c}/calendar/2031/12/")), None);
+}
+
+#[test]
+fn robots_and_search_service() {
+    let web = web();
+    let url = web.page_url(0).unwrap();
+    let h = url
+        .strip_prefix("http://")
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let r = web.render(h, "/robots.txt");
+    assert!(r.status == 200 || r.status == 404);
+    // Search by the words of a page's title finds that page.
+    let pid = 1234;
+    let html = web.page_html(pid).unwrap();
+    let title = html
+        .split("<title>")
+        .nth(1)
+        .unwrap()
+        .split("</title>")
+        .next()
+        .unwrap()
+        .to_lowercase();
+    let hits = web.search(&title, 1000);
+    assert!(!hits.is_empty());
+    let r = web.render(
+        web.search_host(),
+        &format!("/search?q={}&max=5", title.replace(' ', "+")),
+    );
+    assert_eq!(r.status, 200);
+    assert!(body(&r).lines().count() <= 5);
+    assert_eq!(web.render(web.search_host(), "/search").status, 400);
+}
