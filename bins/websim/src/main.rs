@@ -80,9 +80,11 @@ fn main() -> anyhow::Result<()> {
                 None => Box::new(std::io::stdout().lock()),
             };
             let mut w = std::io::BufWriter::new(&mut w);
-            web.dump_truth(&mut w)?;
-            w.flush()?;
-            Ok(())
+            match web.dump_truth(&mut w).and_then(|()| w.flush()) {
+                // A closed pipe (`websim truth | head`) is not an error.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+                _ => Ok(()),
+            }
         }
         Cmd::Stats => {
             let c = calibrate(&web, &StatsOptions::default());
