@@ -2,7 +2,9 @@
 //! (default 10,000,000 links), builds the CSR graph and runs HITS under each
 //! weighting, printing wall times, iterations and the graph's size. Run in
 //! release under `/usr/bin/time -v` for the peak memory:
-//! `cargo run --release -p focus-distill --example distill_bench -- 10000000 42`.
+//! `cargo run --release -p focus-distill --example distill_bench -- 10000000 42`
+//! (optional third and fourth arguments: `plain|relevance_1999|bharat_henzinger|all`
+//! and an iteration cap replacing the default 100).
 
 use std::time::Instant;
 
@@ -13,7 +15,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let edges: u64 = args.next().map_or(Ok(10_000_000), |s| s.parse())?;
     let seed: u64 = args.next().map_or(Ok(42), |s| s.parse())?;
-    let only: Option<String> = args.next();
+    let only: Option<String> = args.next().filter(|s| s != "all");
+    let max_iter: Option<u32> = args.next().map(|s| s.parse()).transpose()?;
     let cfg = SyntheticConfig::with_edges(edges, seed);
     println!(
         "threads={} nodes={} links={} seed={seed}",
@@ -42,7 +45,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
-        let hits = Hits::new(config)?;
+        let hits = Hits::new(HitsConfig {
+            max_iter: max_iter.unwrap_or(config.max_iter),
+            ..config
+        })?;
         let t = Instant::now();
         let s = hits.run(&graph);
         let secs = t.elapsed().as_secs_f64();
