@@ -185,8 +185,9 @@ impl GraphBuilder {
 
 /// A compact directed link graph (CSR both ways). Node `i` is the `i`-th
 /// smallest page id; adjacency lists are sorted and free of duplicates and
-/// self-loops.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// self-loops. Not serialisable on purpose: a graph is rebuilt from the
+/// stored links, so no file can hand it inconsistent offsets.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Graph {
     ids: Vec<PageId>,
     hosts: Vec<u64>,

@@ -168,11 +168,13 @@ impl HitsScores {
 
     /// Hub score of a page, if it is a node.
     pub fn hub_of(&self, id: PageId) -> Option<f64> {
-        self.ids.binary_search(&id).ok().map(|i| self.hub[i])
+        let i = self.ids.binary_search(&id).ok()?;
+        self.hub.get(i).copied()
     }
 
     /// Authority score of a page, if it is a node.
     pub fn authority_of(&self, id: PageId) -> Option<f64> {
-        self.ids.binary_search(&id).ok().map(|i| self.authority[i])
+        let i = self.ids.binary_search(&id).ok()?;
+        self.authority.get(i).copied()
     }
 }

@@ -78,7 +78,7 @@ impl HitsScores {
             .iter()
             .enumerate()
             .filter(|(_, &b)| b > 0.0)
-            .map(|(v, &b)| (self.ids[v], b))
+            .map(|(v, &b)| (graph.page_ids()[v], b))
             .collect();
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         Ok(out)
@@ -97,7 +97,9 @@ fn by_score_then_id<'a>(
 }
 
 fn top_k(ids: &[PageId], scores: &[f64], k: usize) -> Vec<(PageId, f64)> {
-    let mut cand: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] > 0.0).collect();
+    // Scores may come from a file: never index past either vector.
+    let n = ids.len().min(scores.len());
+    let mut cand: Vec<usize> = (0..n).filter(|&i| scores[i] > 0.0).collect();
     if k == 0 || cand.is_empty() {
         return Vec::new();
     }
