@@ -331,3 +331,35 @@ fn bingo_base_set_then_bharat_henzinger() {
     assert!(s.converged);
     assert!(!s.top_authorities(10).is_empty());
 }
+
+#[test]
+fn warm_start_reuses_previous_scores() {
+    let cfg = SyntheticConfig::with_edges(40_000, 8);
+    let g = generate(&cfg).build().unwrap();
+    let hits = Hits::new(HitsConfig::plain()).unwrap();
+    let cold = hits.run(&g);
+    assert!(cold.converged && cold.iterations > 5);
+    // Same graph: converged at once, same scores.
+    let again = hits.run_warm(&g, &cold);
+    assert!(again.converged);
+    assert_eq!(again.iterations, 1);
+    assert!(max_diff(&again.hub, &cold.hub) < 1e-8);
+    // A grown graph: the warm start reaches the cold start's answer.
+    let mut b = generate(&cfg);
+    b.add_node(PageId(u64::MAX), 1 << 40, 0.9, false);
+    for i in 0..50 {
+        b.add_edge(PageId(i), PageId(u64::MAX));
+    }
+    let grown = b.build().unwrap();
+    let warm = hits.run_warm(&grown, &cold);
+    let fresh = hits.run(&grown);
+    assert!(warm.converged && fresh.converged);
+    assert!(max_diff(&warm.authority, &fresh.authority) < 1e-7);
+    assert!(warm.authority_of(PageId(u64::MAX)).unwrap() > 0.0);
+    assert!(
+        warm.iterations < fresh.iterations,
+        "warm {} vs cold {} iterations",
+        warm.iterations,
+        fresh.iterations
+    );
+}
