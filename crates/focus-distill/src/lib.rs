@@ -16,6 +16,23 @@
 //! * [`base_set`] builds BINGO!'s base set (positives, their successors and a
 //!   seeded bounded sample of predecessors).
 //!
+//! ```
+//! use focus_distill::{GraphBuilder, Hits, HitsConfig, PageId};
+//!
+//! let mut b = GraphBuilder::new();
+//! // (page, host, relevance R, visited)
+//! b.add_node(PageId(1), 10, 0.9, true) // a hub
+//!     .add_node(PageId(2), 20, 0.95, true)
+//!     .add_node(PageId(3), 30, 0.8, false); // not fetched yet
+//! b.add_edge(PageId(1), PageId(2)).add_edge(PageId(1), PageId(3));
+//! let graph = b.build()?;
+//! let scores = Hits::new(HitsConfig::relevance_1999())?.run(&graph);
+//! assert_eq!(scores.top_hubs(1)[0].0, PageId(1));
+//! let missed = scores.missed_neighbours(&graph, 90.0)?;
+//! assert_eq!(missed[0].0, PageId(3));
+//! # Ok::<(), focus_distill::DistillError>(())
+//! ```
+//!
 //! The crate is deterministic and does no I/O: no files, no network, no clock.
 //! It must not depend on any `focus-*` crate other than `focus-core`, nor on
 //! tokio, sled or anything that does I/O.
