@@ -253,6 +253,10 @@ impl Web {
                                 .carriers
                                 .get(s.0 as usize)
                                 .is_some_and(|c| !c.is_empty())
+                                // Competitive pages point at their parent's
+                                // directories rather than at other siblings.
+                                && (role != TopicRole::Competitive
+                                    || self.topics.info(*s).is_some_and(|i| i.role == TopicRole::Hub))
                         })
                         .collect()
                 })
