@@ -253,6 +253,74 @@ impl WebConfig {
         })
     }
 
+    /// Check that the numbers describe a web that can be generated.
+    pub fn validate(&self) -> Result<(), WebsimError> {
+        let unit = |name: &str, v: f64| {
+            if (0.0..=1.0).contains(&v) {
+                Ok(())
+            } else {
+                Err(WebsimError::Invalid(format!(
+                    "{name} = {v} is not in [0, 1]"
+                )))
+            }
+        };
+        unit("max_host_share", self.max_host_share)?;
+        unit("universal_share", self.universal_share)?;
+        unit("mix.sibling_overlap", self.mix.sibling_overlap)?;
+        unit("mix.jitter", self.mix.jitter)?;
+        let l = &self.links;
+        for (name, v) in [
+            ("links.self_normal", l.self_normal),
+            ("links.self_cooperative", l.self_cooperative),
+            ("links.self_context", l.self_context),
+            ("links.sibling", l.sibling),
+            ("links.focus_stick", l.focus_stick),
+            ("links.universal_rate", l.universal_rate),
+            ("links.fault_rate", l.fault_rate),
+            ("links.home_bias", l.home_bias),
+        ] {
+            unit(name, v)?;
+        }
+        let m = &self.mix;
+        let parts = [m.background, m.level1, m.level2, m.leaf, m.noise];
+        if parts.iter().any(|p| !p.is_finite() || *p < 0.0) || parts.iter().sum::<f64>() <= 0.0 {
+            return Err(WebsimError::Invalid(
+                "mix weights must be >= 0 with a positive sum".into(),
+            ));
+        }
+        if self.universal_share > 0.5 || self.max_host_share <= 0.0 {
+            return Err(WebsimError::Invalid(
+                "need universal_share <= 0.5 and max_host_share > 0".into(),
+            ));
+        }
+        if self.background_words > 200_000 || self.topic_words > 20_000 {
+            return Err(WebsimError::Invalid(
+                "vocabularies are capped at 200,000 / 20,000 words".into(),
+            ));
+        }
+        let finite = [
+            self.host_size_sigma,
+            self.zipf_exponent,
+            self.length_median,
+            self.length_sigma,
+            l.external_mean,
+            l.popularity_exponent,
+        ];
+        if finite.iter().any(|v| !v.is_finite() || *v < 0.0) || self.length_median < 1.0 {
+            return Err(WebsimError::Invalid(
+                "sizes, exponents and lengths must be finite and non-negative".into(),
+            ));
+        }
+        if self.topics.iter().all(|t| {
+            t.weight <= 0.0 || matches!(t.role, TopicRole::Structural | TopicRole::Universal)
+        }) {
+            return Err(WebsimError::Invalid(
+                "no topic with hosts of its own has a positive weight".into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Read and parse a TOML configuration file.
     pub fn load(path: &std::path::Path) -> Result<Self, WebsimError> {
         let text = std::fs::read_to_string(path).map_err(|source| WebsimError::Io {

@@ -267,6 +267,9 @@ impl Hosts {
                 cands.push((plan, info.weight));
             }
         }
+        if cands.is_empty() {
+            return Err(WebsimError::Invalid("no topic can own hosts".into()));
+        }
         let total_w: f64 = cands.iter().map(|c| c.1).sum();
         for _ in 0..regular_hosts {
             let mut u = rng.random::<f64>() * total_w;

@@ -116,6 +116,7 @@ pub struct Web {
 impl Web {
     /// Build the web of `config` with `seed` (deterministic).
     pub fn new(config: WebConfig, seed: u64) -> Result<Web, WebsimError> {
+        config.validate()?;
         let topics = Topics::build(&config, seed)?;
         let hosts = Hosts::build(&config, &topics, seed)?;
         let mut fault_by_host = HashMap::new();

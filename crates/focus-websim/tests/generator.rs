@@ -203,3 +203,51 @@ fn every_fault_host_is_reachable_from_the_seeds() {
         "{reached}"
     );
 }
+
+#[test]
+fn impossible_configurations_are_errors_not_panics() {
+    let mut c = WebConfig::small();
+    c.universal_share = 2.0;
+    assert!(Web::new(c, 1).is_err());
+    let mut c = WebConfig::small();
+    c.pages = 5;
+    assert!(Web::new(c, 1).is_err());
+    let mut c = WebConfig::small();
+    for t in &mut c.topics {
+        t.weight = 0.0;
+    }
+    assert!(Web::new(c, 1).is_err());
+    let mut c = WebConfig::small();
+    c.topics[0].path = "bad name/x".into();
+    assert!(Web::new(c, 1).is_err());
+    let mut c = WebConfig::small();
+    c.faults.push(c.faults[0].clone());
+    assert!(Web::new(c, 1).is_err());
+    // Odd requests are answered, never panic.
+    let web = Web::new(WebConfig::small(), 1).unwrap();
+    for (h, p) in [
+        ("", ""),
+        ("x", "/"),
+        (web.search_host(), "/backlinks?url=%zz&max=abc"),
+        ("www.corvane-9001.com", "/go/x/y"),
+        ("www.abrine-9014.net", "/calendar/99999999999/1/"),
+    ] {
+        let _ = web.render(h, p);
+    }
+    let url = web.page_url(3).unwrap();
+    let host = url
+        .strip_prefix("http://")
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    for p in [
+        "/../../etc/passwd",
+        "/a-999999999.html",
+        "//",
+        "/x-1/y-2/z-3.html?q",
+        "/-1/",
+    ] {
+        assert_eq!(web.render(host, p).status, 404, "{p}");
+    }
+}
