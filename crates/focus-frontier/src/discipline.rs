@@ -1,0 +1,131 @@
+//! Frontier disciplines: each maps a candidate to an ordering key. Smaller
+//! keys are fetched first. Keys are integers so that ordering is total and
+//! exact (priorities are mapped through their IEEE bit patterns).
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_64_with_seed;
+
+use crate::candidate::Candidate;
+
+/// The order in which the frontier hands out URLs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Discipline {
+    /// (numtries ↑, priority ↓, serverload ↑): the VLDB 1999 paper.
+    Lexicographic,
+    /// (numtries ↑), then first come first served: the 1999 hard-focus crawl.
+    NumtriesFifo,
+    /// Nondecreasing depth, first come first served.
+    BreadthFirst,
+    /// Seeded pseudo-random order (the 1999 "unfocused" crawl).
+    Random {
+        /// Seed of the order.
+        seed: u64,
+    },
+    /// Priority ↓ (Diligenti's "standard focused" baseline).
+    BestFirst,
+    /// Layer ↑ then priority ↓: the context-graph crawler's N+2 queues
+    /// (candidates without a layer go to the last, "other" queue).
+    Layered {
+        /// Number of queues (N+2).
+        layers: u32,
+    },
+}
+
+/// An ordering key; `seq` (arrival order) breaks every tie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Key {
+    pub(crate) a: u64,
+    pub(crate) b: u64,
+    pub(crate) seq: u64,
+}
+
+/// Maps a priority in [0, 1] to a key component where higher priority
+/// sorts first.
+fn desc(priority: f64) -> u64 {
+    let p = if priority.is_nan() {
+        0.0
+    } else {
+        priority.max(0.0)
+    };
+    u64::MAX - p.to_bits()
+}
+
+impl Discipline {
+    /// The key of a candidate within its host queue.
+    pub(crate) fn key(&self, c: &Candidate, seq: u64) -> Key {
+        let (a, b) = match *self {
+            Discipline::Lexicographic => (u64::from(c.numtries), desc(c.priority)),
+            Discipline::NumtriesFifo => (u64::from(c.numtries), 0),
+            Discipline::BreadthFirst => (u64::from(c.depth), 0),
+            Discipline::Random { seed } => (xxh3_64_with_seed(&c.id.0.to_le_bytes(), seed), 0),
+            Discipline::BestFirst => (desc(c.priority), 0),
+            Discipline::Layered { layers } => {
+                let last = layers.saturating_sub(1);
+                (
+                    u64::from(c.layer.unwrap_or(last).min(last)),
+                    desc(c.priority),
+                )
+            }
+        };
+        Key { a, b, seq }
+    }
+
+    /// The key a host competes with among ready hosts: its best entry's
+    /// key, with the host's server load inserted where the discipline
+    /// wants it (only the lexicographic order uses it).
+    pub(crate) fn host_key(&self, best: Key, serverload: u64) -> (u64, u64, u64, u64) {
+        match self {
+            Discipline::Lexicographic => (best.a, best.b, serverload, best.seq),
+            _ => (best.a, best.b, 0, best.seq),
+        }
+    }
+
+    /// True when raising a queued URL's priority can change its order.
+    pub(crate) fn uses_priority(&self) -> bool {
+        matches!(
+            self,
+            Discipline::Lexicographic | Discipline::BestFirst | Discipline::Layered { .. }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use focus_core::Canonicalizer;
+
+    fn cand(p: f64, numtries: u32, depth: u32) -> Candidate {
+        let url = Canonicalizer::default()
+            .canonicalize("http://a.example/x")
+            .unwrap();
+        let mut c = Candidate::new(url, depth, None, p);
+        c.numtries = numtries;
+        c
+    }
+
+    #[test]
+    fn lexicographic_puts_numtries_before_relevance() {
+        let d = Discipline::Lexicographic;
+        assert!(d.key(&cand(0.1, 0, 0), 5) < d.key(&cand(0.9, 1, 0), 1));
+        assert!(d.key(&cand(0.9, 0, 0), 5) < d.key(&cand(0.1, 0, 0), 1));
+        assert!(d.key(&cand(0.5, 0, 0), 1) < d.key(&cand(0.5, 0, 0), 2));
+    }
+
+    #[test]
+    fn breadth_first_orders_by_depth_then_arrival() {
+        let d = Discipline::BreadthFirst;
+        assert!(d.key(&cand(0.0, 0, 1), 9) < d.key(&cand(1.0, 0, 2), 1));
+    }
+
+    #[test]
+    fn layered_sends_unlayered_to_the_last_queue() {
+        let d = Discipline::Layered { layers: 4 };
+        let mut c0 = cand(0.1, 0, 0);
+        c0.layer = Some(0);
+        let mut c9 = cand(0.9, 0, 0);
+        c9.layer = Some(9);
+        let none = cand(0.9, 0, 0);
+        assert!(d.key(&c0, 2) < d.key(&c9, 1));
+        assert_eq!(d.key(&c9, 1).a, d.key(&none, 1).a);
+    }
+}

@@ -1,0 +1,31 @@
+//! The crawl frontier: what the crawler fetches next.
+//!
+//! * [`Discipline`] — the orders of the papers: the VLDB paper's
+//!   lexicographic keys (numtries ↑, relevance ↓, serverload ↑), numtries
+//!   then first-come, breadth-first, seeded random, best-first, and the
+//!   context-graph crawler's layered queues (pop from the first non-empty
+//!   layer, each sorted by likelihood); optional per-topic caps (BINGO!).
+//! * [`Frontier`] — seen-set dedup, priority raises (the soft-focus rule
+//!   takes the maximum over paths; hub citations can be raised to the
+//!   maximum), and Mercator-style dispatch: one back queue per host and a
+//!   heap of hosts by readiness, so a busy or cooling host never blocks a
+//!   ready one and bad hosts are drained.
+//! * [`tunnel`] — off-topic steps since the last relevant page, with a
+//!   cutoff and a priority decay of 0.5 per step.
+//!
+//! Deterministic and I/O-free: time is passed in as milliseconds, random
+//! order is seeded. Depends on `focus-core` only; it must not depend on the
+//! fetcher, the store or the engine (they call it).
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod candidate;
+mod discipline;
+mod frontier;
+mod host_queue;
+pub mod tunnel;
+
+pub use candidate::Candidate;
+pub use discipline::Discipline;
+pub use frontier::{Frontier, FrontierStats, PushResult};
+pub use tunnel::TunnelState;

@@ -1,0 +1,219 @@
+//! Property tests of each discipline's pop order and of dispatch: no id is
+//! handed out twice, raises never lower, busy/cooling/bad hosts are never
+//! handed out while another host is ready, topic caps hold.
+
+use std::collections::HashSet;
+
+use focus_core::{Canonicalizer, PageId};
+use focus_frontier::{Candidate, Discipline, Frontier, PushResult};
+use proptest::prelude::*;
+
+fn cand(host: u8, path: u16, depth: u32, priority: f64) -> Candidate {
+    let url = Canonicalizer::default()
+        .canonicalize(&format!("http://h{host}.example/p{path}"))
+        .unwrap();
+    Candidate::new(url, depth, None, priority)
+}
+
+/// Pushes, then pops everything with every host done immediately.
+fn drain(f: &mut Frontier) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    while let Some(c) = f.pop_ready(0) {
+        f.host_done(&c.host, 0);
+        out.push(c);
+    }
+    out
+}
+
+fn items() -> impl Strategy<Value = Vec<(u8, u16, u32, f64)>> {
+    prop::collection::vec((0u8..5, 0u16..60, 0u32..6, 0.0f64..1.0), 1..120)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn best_first_pops_in_priority_order_and_never_twice(items in items()) {
+        let mut f = Frontier::new(Discipline::BestFirst);
+        for (h, p, d, r) in &items {
+            f.push(cand(*h, *p, *d, *r));
+        }
+        let out = drain(&mut f);
+        let ids: HashSet<PageId> = out.iter().map(|c| c.id).collect();
+        prop_assert_eq!(ids.len(), out.len());
+        prop_assert!(out.windows(2).all(|w| w[0].priority >= w[1].priority));
+        prop_assert!(f.is_exhausted());
+    }
+
+    #[test]
+    fn breadth_first_pops_in_nondecreasing_depth(items in items()) {
+        let mut f = Frontier::new(Discipline::BreadthFirst);
+        for (h, p, d, r) in &items {
+            f.push(cand(*h, *p, *d, *r));
+        }
+        let out = drain(&mut f);
+        prop_assert!(out.windows(2).all(|w| w[0].depth <= w[1].depth));
+    }
+
+    #[test]
+    fn lexicographic_respects_numtries_then_relevance(items in items(), retries in prop::collection::vec(any::<bool>(), 120)) {
+        let mut f = Frontier::new(Discipline::Lexicographic);
+        for (h, p, d, r) in &items {
+            f.push(cand(*h, *p, *d, *r));
+        }
+        // Pop everything once; put some back as retries (numtries = 1).
+        let first = drain(&mut f);
+        for (c, again) in first.into_iter().zip(retries) {
+            if again {
+                f.retry(c);
+            }
+        }
+        for (h, p, d, r) in &items {
+            f.push(cand(*h, *p + 1000, *d, *r));
+        }
+        let out = drain(&mut f);
+        prop_assert!(out.windows(2).all(|w| (w[0].numtries, -w[0].priority) <= (w[1].numtries, -w[1].priority)));
+    }
+
+    #[test]
+    fn layered_pops_from_the_lowest_non_empty_layer(items in items(), layers in prop::collection::vec(0u32..5, 120)) {
+        let mut f = Frontier::new(Discipline::Layered { layers: 4 });
+        for ((h, p, d, r), l) in items.iter().zip(layers) {
+            let mut c = cand(*h, *p, *d, *r);
+            c.layer = (l < 4).then_some(l);
+            f.push(c);
+        }
+        let out = drain(&mut f);
+        let layer = |c: &Candidate| c.layer.unwrap_or(3);
+        prop_assert!(out.windows(2).all(|w| (layer(&w[0]), -w[0].priority) <= (layer(&w[1]), -w[1].priority)));
+    }
+
+    #[test]
+    fn random_order_is_a_seeded_permutation(items in items(), seed in any::<u64>()) {
+        let run = |seed| {
+            let mut f = Frontier::new(Discipline::Random { seed });
+            for (h, p, d, r) in &items {
+                f.push(cand(*h, *p, *d, *r));
+            }
+            drain(&mut f).into_iter().map(|c| c.id).collect::<Vec<_>>()
+        };
+        let a = run(seed);
+        prop_assert_eq!(&a, &run(seed));
+        let distinct: HashSet<_> = items.iter().map(|(h, p, _, _)| (h, p)).collect();
+        prop_assert_eq!(a.len(), distinct.len());
+    }
+
+    #[test]
+    fn raises_never_lower_a_queued_priority(items in items()) {
+        let mut f = Frontier::new(Discipline::Lexicographic);
+        for (h, p, d, r) in &items {
+            let c = cand(*h, *p, *d, *r);
+            let before = f.get(c.id).map(|q| q.priority);
+            let result = f.push(c.clone());
+            let after = f.get(c.id).map(|q| q.priority);
+            if let (Some(b), Some(a)) = (before, after) {
+                prop_assert!(a >= b);
+                prop_assert_eq!(a, b.max(*r));
+                prop_assert_eq!(result == PushResult::Raised, *r > b);
+            }
+        }
+    }
+
+    #[test]
+    fn topic_caps_are_never_exceeded(items in items(), cap in 1usize..10) {
+        let mut f = Frontier::new(Discipline::BestFirst).with_topic_cap(cap);
+        for (h, p, d, r) in &items {
+            let mut c = cand(*h, *p, *d, *r);
+            c.layer = Some(u32::from(*h % 2));
+            f.push(c);
+            for t in 0..2 {
+                prop_assert!(f.queued().filter(|c| c.layer == Some(t)).count() <= cap);
+            }
+        }
+    }
+
+    #[test]
+    fn busy_cooling_and_bad_hosts_wait_while_others_are_ready(items in items(), now in 0u64..100) {
+        let mut f = Frontier::new(Discipline::BestFirst);
+        for (h, p, d, r) in &items {
+            f.push(cand(*h, *p, *d, *r));
+        }
+        let bad = cand(4, 0, 0, 0.0).host;
+        f.mark_bad(&bad);
+        let mut busy = HashSet::new();
+        let mut t = now;
+        while let Some(c) = f.pop_ready(t) {
+            prop_assert!(c.host != bad);
+            prop_assert!(busy.insert(c.host.clone()), "host handed out while busy");
+            // Every second host cools down for 50 ms after its fetch.
+            if busy.len() % 2 == 0 {
+                let h = c.host.clone();
+                busy.remove(&h);
+                f.host_done(&h, t + 50);
+            }
+            t += 1;
+        }
+        // Whatever is left waits on a busy or cooling host, never a ready one.
+        if let Some(at) = f.next_ready_at() {
+            prop_assert!(at > t - 1 || !busy.is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_cooling_host_does_not_block_a_ready_one() {
+    let mut f = Frontier::new(Discipline::BestFirst);
+    f.push(cand(1, 1, 0, 0.9));
+    f.push(cand(1, 2, 0, 0.8));
+    f.push(cand(2, 1, 0, 0.1));
+    let first = f.pop_ready(0).unwrap();
+    assert_eq!(first.priority, 0.9);
+    f.host_done(&first.host, 1000);
+    // Host 1 cools until t=1000: host 2's worse URL goes first.
+    assert_eq!(f.pop_ready(10).unwrap().priority, 0.1);
+    assert!(f.pop_ready(20).is_none());
+    assert_eq!(f.next_ready_at(), Some(1000));
+    assert_eq!(f.pop_ready(1000).unwrap().priority, 0.8);
+}
+
+#[test]
+fn hub_citations_are_raised_to_the_maximum_and_bad_hosts_drained() {
+    let mut f = Frontier::new(Discipline::Lexicographic);
+    let low = cand(1, 1, 0, 0.1);
+    f.push(cand(2, 1, 0, 0.5));
+    f.push(low.clone());
+    assert_eq!(f.raise_to_max(&[low.id, PageId(42)]), 1);
+    assert_eq!(f.pop_ready(0).unwrap().id, low.id);
+    let drained = f.mark_bad(&cand(2, 0, 0, 0.0).host);
+    assert_eq!(drained.len(), 1);
+    assert_eq!(f.push(cand(2, 9, 0, 1.0)), PushResult::Dropped);
+    assert!(f.is_empty());
+    assert_eq!(f.stats().dropped_bad_host, 2);
+}
+
+#[test]
+fn fetched_pages_are_never_queued_again() {
+    let mut f = Frontier::new(Discipline::BreadthFirst);
+    let c = cand(1, 1, 0, 0.5);
+    f.mark_seen(c.id);
+    assert_eq!(f.push(c), PushResult::AlreadySeen);
+    let d = cand(1, 2, 0, 0.5);
+    assert_eq!(f.push(d.clone()), PushResult::Queued);
+    let popped = f.pop_ready(0).unwrap();
+    f.host_done(&popped.host, 0);
+    assert_eq!(f.push(d), PushResult::AlreadySeen);
+}
+
+#[test]
+fn serverload_breaks_relevance_ties_across_hosts() {
+    let mut f = Frontier::new(Discipline::Lexicographic);
+    for p in 0..3 {
+        f.push(cand(1, p, 0, 0.5));
+    }
+    f.push(cand(2, 0, 0, 0.5));
+    let a = f.pop_ready(0).unwrap();
+    f.host_done(&a.host, 0);
+    // Host 1 served one URL already; host 2 has served none.
+    let b = f.pop_ready(0).unwrap();
+    assert_ne!(a.host, b.host);
+}
