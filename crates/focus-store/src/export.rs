@@ -1,0 +1,60 @@
+//! Exports readable by other tools: `pages.jsonl` (one JSON object per
+//! recorded fetch) and the link graph as TSV (`from_url<TAB>to_url`).
+//! Both stream from the store without materialising it.
+
+use std::io::Write;
+
+use crate::error::StoreError;
+use crate::store::Store;
+
+impl Store {
+    /// Writes one JSON object per page: url, status, error, depth, parent
+    /// (URL, or null for seeds), relevance, class, fetched_at_ms, bytes.
+    /// Returns the number of lines.
+    pub fn export_pages_jsonl(&self, out: &mut impl Write) -> Result<u64, StoreError> {
+        let mut n = 0;
+        for page in self.pages() {
+            let page = page?;
+            let parent = match page.parent {
+                Some(p) => self.get_page(p)?.map(|r| r.url),
+                None => None,
+            };
+            let line = serde_json::json!({
+                "url": page.url,
+                "status": page.status,
+                "error": page.error,
+                "depth": page.depth,
+                "parent": parent,
+                "relevance": page.relevance,
+                "class": page.class,
+                "fetched_at_ms": page.fetched_at_ms,
+                "bytes": page.bytes,
+            });
+            serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
+            out.write_all(b"\n")?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Writes `from_url<TAB>to_url` for every stored link. Returns the
+    /// number of lines.
+    pub fn export_links_tsv(&self, out: &mut impl Write) -> Result<u64, StoreError> {
+        // Links are stored in `from` order: one lookup per source page.
+        let mut current: Option<(u64, String)> = None;
+        let mut n = 0;
+        for link in self.links_with_urls() {
+            let (from, _, to_url) = link?;
+            if current.as_ref().is_none_or(|(id, _)| *id != from) {
+                let url = self
+                    .get_page(from)?
+                    .map_or_else(|| format!("#{from:016x}"), |p| p.url);
+                current = Some((from, url));
+            }
+            let from_url = current.as_ref().map_or("", |(_, u)| u.as_str());
+            writeln!(out, "{from_url}\t{to_url}")?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}

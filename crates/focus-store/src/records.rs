@@ -1,0 +1,51 @@
+//! The records the store keeps: one per fetch attempt, one per queued URL.
+
+use serde::{Deserialize, Serialize};
+
+/// The outcome of fetching one page (one line of `pages.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageRecord {
+    /// Canonical URL.
+    pub url: String,
+    /// Its page id.
+    pub id: u64,
+    /// HTTP status, or 0 when no response was received.
+    pub status: u16,
+    /// Why the fetch failed, when it did (timeout, robots, too large...).
+    pub error: Option<String>,
+    /// Relevance R(d) in [0, 1] (0 when not classified).
+    pub relevance: f64,
+    /// Best class as a topic path, when classified.
+    pub class: Option<String>,
+    /// Links from the seeds.
+    pub depth: u32,
+    /// The page it was found on.
+    pub parent: Option<u64>,
+    /// When the fetch finished (ms since the Unix epoch).
+    pub fetched_at_ms: u64,
+    /// Body bytes received.
+    pub bytes: u64,
+    /// Near-duplicate fingerprint (SimHash), if computed.
+    pub fingerprint: Option<u64>,
+    /// Exact content hash, if computed.
+    pub content_hash: Option<u64>,
+}
+
+/// A URL in the persisted frontier. The engine maps its frontier candidates
+/// to this and back; `extra` carries discipline-specific state (numtries,
+/// tunnel steps, layer) encoded by the engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueuedUrl {
+    /// Canonical URL.
+    pub url: String,
+    /// Its page id.
+    pub id: u64,
+    /// Links from the seeds.
+    pub depth: u32,
+    /// The page it was found on.
+    pub parent: Option<u64>,
+    /// Its priority when queued (or last raised).
+    pub priority: f64,
+    /// Engine-defined extra state.
+    pub extra: Vec<u8>,
+}

@@ -1,0 +1,492 @@
+//! The store: sled trees behind a typed API.
+//!
+//! | tree | key | value |
+//! |---|---|---|
+//! | `meta` | UTF-8 name | codec value (the `schema` entry is raw UTF-8) |
+//! | `pages` | page id (8 bytes BE) | [`PageRecord`] |
+//! | `links` | from id ++ to id | target URL (codec `String`) |
+//! | `backlinks` | to id ++ from id | empty |
+//! | `queue` | page id | [`QueuedUrl`] |
+//! | `models` | UTF-8 name | raw bytes (the model's own versioned format) |
+
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::Transactional;
+
+use crate::codec::{decode, encode, id_key, id_of, pair_key};
+use crate::error::StoreError;
+use crate::records::{PageRecord, QueuedUrl};
+
+/// The schema this build reads and writes.
+pub const SCHEMA: &str = "focus-store/1";
+
+/// Durability settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreConfig {
+    /// sled flushes its log to disk this often; a crash loses at most the
+    /// records of this window (default 500 ms).
+    pub flush_every_ms: u64,
+    /// Flush after every [`Store::record_fetch`] (slow; for tests and for
+    /// crawls where no refetch is acceptable).
+    pub sync_every_record: bool,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        Self {
+            flush_every_ms: 500,
+            sync_every_record: false,
+        }
+    }
+}
+
+/// The crawl's durable state. Cheap to clone; shareable across threads.
+#[derive(Clone)]
+pub struct Store {
+    db: sled::Db,
+    meta: sled::Tree,
+    pages: sled::Tree,
+    links: sled::Tree,
+    backlinks: sled::Tree,
+    queue: sled::Tree,
+    models: sled::Tree,
+    cfg: StoreConfig,
+    dir: PathBuf,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
+    }
+}
+
+fn db_err(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Db(e.to_string())
+}
+
+impl Store {
+    /// Opens (or creates) the store in `dir` with default durability.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Self::open_with(dir, StoreConfig::default())
+    }
+
+    /// Opens (or creates) the store in `dir`.
+    pub fn open_with(dir: &Path, cfg: StoreConfig) -> Result<Store, StoreError> {
+        let db = sled::Config::new()
+            .path(dir)
+            .flush_every_ms(Some(cfg.flush_every_ms.max(1)))
+            .open()
+            .map_err(|e| StoreError::Db(format!("opening {}: {e}", dir.display())))?;
+        let tree = |name: &str| db.open_tree(name).map_err(db_err);
+        let store = Store {
+            meta: tree("meta")?,
+            pages: tree("pages")?,
+            links: tree("links")?,
+            backlinks: tree("backlinks")?,
+            queue: tree("queue")?,
+            models: tree("models")?,
+            db,
+            cfg,
+            dir: dir.to_path_buf(),
+        };
+        store.check_schema()?;
+        Ok(store)
+    }
+
+    fn check_schema(&self) -> Result<(), StoreError> {
+        let foreign = |found: String| StoreError::Foreign {
+            dir: self.dir.display().to_string(),
+            expected: SCHEMA.to_owned(),
+            found,
+        };
+        match self.meta.get("schema").map_err(db_err)? {
+            Some(v) if v.as_ref() == SCHEMA.as_bytes() => Ok(()),
+            Some(v) => Err(foreign(format!("schema `{}`", String::from_utf8_lossy(&v)))),
+            None => {
+                let others = self.db.tree_names().len();
+                let empty = self.pages.is_empty() && self.queue.is_empty() && self.meta.is_empty();
+                // A fresh sled db has only its default tree plus the ones we just opened.
+                if !empty || others > 7 {
+                    return Err(foreign("a database without a focus schema".to_owned()));
+                }
+                self.meta
+                    .insert("schema", SCHEMA.as_bytes())
+                    .map_err(db_err)?;
+                self.db.flush().map_err(db_err)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// The store's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Commits one fetch atomically: the page is stored, it leaves the
+    /// queue, its links and backlinks are written, and `newly_queued` URLs
+    /// that are neither stored pages nor already queued join the queue.
+    /// Returns how many URLs were queued.
+    pub fn record_fetch(
+        &self,
+        page: &PageRecord,
+        outlinks: &[(u64, String)],
+        newly_queued: &[QueuedUrl],
+    ) -> Result<usize, StoreError> {
+        let page_value = encode(page)?;
+        let mut link_values = Vec::with_capacity(outlinks.len());
+        for (to, url) in outlinks {
+            link_values.push((pair_key(page.id, *to), pair_key(*to, page.id), encode(url)?));
+        }
+        let mut queue_values = Vec::with_capacity(newly_queued.len());
+        for q in newly_queued {
+            queue_values.push((id_key(q.id), encode(q)?));
+        }
+        let result: Result<usize, TransactionError<StoreError>> =
+            (&self.pages, &self.links, &self.backlinks, &self.queue).transaction(
+                |(pages, links, backlinks, queue)| {
+                    pages.insert(&id_key(page.id), page_value.as_slice())?;
+                    queue.remove(&id_key(page.id))?;
+                    for (fwd, back, url) in &link_values {
+                        links.insert(fwd, url.as_slice())?;
+                        backlinks.insert(back, &[] as &[u8])?;
+                    }
+                    let mut added = 0;
+                    for (key, value) in &queue_values {
+                        if pages.get(key)?.is_none() && queue.get(key)?.is_none() {
+                            queue.insert(key, value.as_slice())?;
+                            added += 1;
+                        }
+                    }
+                    Ok::<usize, ConflictableTransactionError<StoreError>>(added)
+                },
+            );
+        let added = result.map_err(|e| match e {
+            TransactionError::Abort(e) => e,
+            TransactionError::Storage(e) => db_err(e),
+        })?;
+        if self.cfg.sync_every_record {
+            self.flush()?;
+        }
+        Ok(added)
+    }
+
+    /// Stores a page outside a fetch transaction (e.g. an imported record).
+    pub fn put_page(&self, page: &PageRecord) -> Result<(), StoreError> {
+        self.pages
+            .insert(id_key(page.id), encode(page)?)
+            .map_err(db_err)?;
+        Ok(())
+    }
+
+    /// The stored page with this id.
+    pub fn get_page(&self, id: u64) -> Result<Option<PageRecord>, StoreError> {
+        let key = id_key(id);
+        self.pages
+            .get(key)
+            .map_err(db_err)?
+            .map(|v| decode("pages", &key, &v))
+            .transpose()
+    }
+
+    /// True if a page with this id was recorded.
+    pub fn contains_page(&self, id: u64) -> Result<bool, StoreError> {
+        self.pages.contains_key(id_key(id)).map_err(db_err)
+    }
+
+    /// Number of recorded pages.
+    pub fn page_count(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// Every recorded page, in id order.
+    pub fn pages(&self) -> impl Iterator<Item = Result<PageRecord, StoreError>> + '_ {
+        self.pages.iter().map(|kv| {
+            let (k, v) = kv.map_err(db_err)?;
+            decode("pages", &k, &v)
+        })
+    }
+
+    /// Out-links of a page: (target id, target URL).
+    pub fn outlinks(&self, id: u64) -> Result<Vec<(u64, String)>, StoreError> {
+        self.links
+            .scan_prefix(id_key(id))
+            .map(|kv| {
+                let (k, v) = kv.map_err(db_err)?;
+                Ok((id_of("links", &k, 8)?, decode("links", &k, &v)?))
+            })
+            .collect()
+    }
+
+    /// Ids of the recorded pages that link to `id`.
+    pub fn backlinks(&self, id: u64) -> Result<Vec<u64>, StoreError> {
+        self.backlinks
+            .scan_prefix(id_key(id))
+            .map(|kv| id_of("backlinks", &kv.map_err(db_err)?.0, 8))
+            .collect()
+    }
+
+    /// Every link as (from id, to id), in key order (for the distiller).
+    pub fn links(&self) -> impl Iterator<Item = Result<(u64, u64), StoreError>> + '_ {
+        self.links.iter().keys().map(|k| {
+            let k = k.map_err(db_err)?;
+            Ok((id_of("links", &k, 0)?, id_of("links", &k, 8)?))
+        })
+    }
+
+    /// Every link with its target URL (for exports).
+    pub fn links_with_urls(
+        &self,
+    ) -> impl Iterator<Item = Result<(u64, u64, String), StoreError>> + '_ {
+        self.links.iter().map(|kv| {
+            let (k, v) = kv.map_err(db_err)?;
+            Ok((
+                id_of("links", &k, 0)?,
+                id_of("links", &k, 8)?,
+                decode("links", &k, &v)?,
+            ))
+        })
+    }
+
+    /// Adds URLs to the persisted queue (seeds); already stored pages and
+    /// already queued URLs are skipped. Returns how many were added.
+    pub fn enqueue(&self, urls: &[QueuedUrl]) -> Result<usize, StoreError> {
+        let mut added = 0;
+        for q in urls {
+            let key = id_key(q.id);
+            if !self.pages.contains_key(key).map_err(db_err)?
+                && !self.queue.contains_key(key).map_err(db_err)?
+            {
+                self.queue.insert(key, encode(q)?).map_err(db_err)?;
+                added += 1;
+            }
+        }
+        Ok(added)
+    }
+
+    /// Replaces a queued URL's record (after a priority raise).
+    pub fn update_queued(&self, q: &QueuedUrl) -> Result<(), StoreError> {
+        let key = id_key(q.id);
+        if self.queue.contains_key(key).map_err(db_err)? {
+            self.queue.insert(key, encode(q)?).map_err(db_err)?;
+        }
+        Ok(())
+    }
+
+    /// Removes a URL from the persisted queue (dropped by the frontier).
+    pub fn remove_queued(&self, id: u64) -> Result<(), StoreError> {
+        self.queue.remove(id_key(id)).map_err(db_err)?;
+        Ok(())
+    }
+
+    /// Every queued URL, in id order (to re-push on resume).
+    pub fn queued(&self) -> impl Iterator<Item = Result<QueuedUrl, StoreError>> + '_ {
+        self.queue.iter().map(|kv| {
+            let (k, v) = kv.map_err(db_err)?;
+            decode("queue", &k, &v)
+        })
+    }
+
+    /// Number of queued URLs.
+    pub fn queued_count(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Stores a run-metadata value (seeds, configuration, counters).
+    pub fn put_meta<T: Serialize>(&self, key: &str, value: &T) -> Result<(), StoreError> {
+        if key == "schema" {
+            return Err(StoreError::Db("`schema` is reserved".to_owned()));
+        }
+        self.meta.insert(key, encode(value)?).map_err(db_err)?;
+        Ok(())
+    }
+
+    /// Reads a run-metadata value.
+    pub fn get_meta<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, StoreError> {
+        self.meta
+            .get(key)
+            .map_err(db_err)?
+            .map(|v| decode("meta", key.as_bytes(), &v))
+            .transpose()
+    }
+
+    /// Stores a model's bytes under a name.
+    pub fn put_model(&self, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        self.models.insert(name, bytes).map_err(db_err)?;
+        Ok(())
+    }
+
+    /// A model's bytes.
+    pub fn get_model(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.models.get(name).map_err(db_err)?.map(|v| v.to_vec()))
+    }
+
+    /// Forces everything written so far to disk.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush().map_err(db_err)?;
+        Ok(())
+    }
+
+    #[cfg(test)]
+    pub(crate) fn raw_pages(&self) -> &sled::Tree {
+        &self.pages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(id: u64, parent: Option<u64>) -> PageRecord {
+        PageRecord {
+            url: format!("http://a.example/{id}"),
+            id,
+            status: 200,
+            error: None,
+            relevance: 0.5,
+            class: Some("a/b".to_owned()),
+            depth: u32::from(parent.is_some()),
+            parent,
+            fetched_at_ms: 1000 + id,
+            bytes: 10,
+            fingerprint: None,
+            content_hash: None,
+        }
+    }
+
+    fn queued(id: u64) -> QueuedUrl {
+        QueuedUrl {
+            url: format!("http://a.example/{id}"),
+            id,
+            depth: 1,
+            parent: Some(1),
+            priority: 0.5,
+            extra: vec![],
+        }
+    }
+
+    #[test]
+    fn record_fetch_moves_a_page_from_queue_to_pages_with_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        assert_eq!(s.enqueue(&[queued(1)]).unwrap(), 1);
+        let added = s
+            .record_fetch(
+                &page(1, None),
+                &[
+                    (2, "http://a.example/2".into()),
+                    (3, "http://a.example/3".into()),
+                ],
+                &[queued(2), queued(3), queued(1)],
+            )
+            .unwrap();
+        assert_eq!(added, 2, "the fetched page itself is not re-queued");
+        assert!(s.contains_page(1).unwrap());
+        assert_eq!(s.queued_count(), 2);
+        assert_eq!(s.outlinks(1).unwrap().len(), 2);
+        assert_eq!(s.backlinks(3).unwrap(), vec![1]);
+        assert_eq!(
+            s.links().collect::<Result<Vec<_>, _>>().unwrap(),
+            vec![(1, 2), (1, 3)]
+        );
+        s.record_fetch(&page(2, Some(1)), &[], &[queued(1)])
+            .unwrap();
+        assert_eq!(s.queued_count(), 1, "a stored page is never queued again");
+    }
+
+    #[test]
+    fn flushed_state_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let s = Store::open(dir.path()).unwrap();
+            s.record_fetch(&page(1, None), &[(2, "u".into())], &[queued(2)])
+                .unwrap();
+            s.put_meta("seeds", &vec!["http://a.example/".to_owned()])
+                .unwrap();
+            s.put_model("nb", b"model-bytes").unwrap();
+            s.flush().unwrap();
+            drop(s); // the real crash (SIGKILL) is tests/kill_and_resume.rs
+        }
+        let s = Store::open(dir.path()).unwrap();
+        assert_eq!(s.get_page(1).unwrap(), Some(page(1, None)));
+        assert_eq!(s.queued().count(), 1);
+        assert_eq!(
+            s.get_meta::<Vec<String>>("seeds").unwrap().unwrap().len(),
+            1
+        );
+        assert_eq!(s.get_model("nb").unwrap().unwrap(), b"model-bytes");
+    }
+
+    #[test]
+    fn corrupt_values_are_typed_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        s.raw_pages()
+            .insert(7u64.to_be_bytes(), &b"\x01garbage"[..])
+            .unwrap();
+        s.raw_pages()
+            .insert(8u64.to_be_bytes(), &b"\x07future"[..])
+            .unwrap();
+        assert!(matches!(
+            s.get_page(7),
+            Err(StoreError::Corrupt { tree: "pages", .. })
+        ));
+        let err = s.get_page(8).unwrap_err().to_string();
+        assert!(err.contains("unknown value version 7"), "{err}");
+        assert_eq!(s.pages().filter(Result::is_err).count(), 2);
+        assert!(s.put_meta("schema", &1).is_err());
+    }
+
+    #[test]
+    fn foreign_databases_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let db = sled::open(dir.path()).unwrap();
+            db.insert("hello", "world").unwrap();
+            db.open_tree("someone-else").unwrap();
+            db.flush().unwrap();
+        }
+        assert!(matches!(
+            Store::open(dir.path()),
+            Err(StoreError::Foreign { .. })
+        ));
+        let file = dir.path().join("not-a-dir");
+        std::fs::write(&file, b"x").unwrap();
+        assert!(Store::open(&file).is_err());
+    }
+
+    #[test]
+    fn exports_are_jsonl_and_tsv() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        s.record_fetch(
+            &page(1, None),
+            &[(2, "http://a.example/2".into())],
+            &[queued(2)],
+        )
+        .unwrap();
+        s.record_fetch(&page(2, Some(1)), &[(1, "http://a.example/1".into())], &[])
+            .unwrap();
+        let mut jsonl = Vec::new();
+        assert_eq!(s.export_pages_jsonl(&mut jsonl).unwrap(), 2);
+        let lines: Vec<serde_json::Value> = String::from_utf8(jsonl)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines[1]["parent"], "http://a.example/1");
+        assert_eq!(lines[0]["parent"], serde_json::Value::Null);
+        assert_eq!(lines[1]["class"], "a/b");
+        let mut tsv = Vec::new();
+        s.export_links_tsv(&mut tsv).unwrap();
+        assert_eq!(
+            String::from_utf8(tsv).unwrap(),
+            "http://a.example/1\thttp://a.example/2\nhttp://a.example/2\thttp://a.example/1\n"
+        );
+    }
+}
