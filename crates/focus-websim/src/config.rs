@@ -92,7 +92,7 @@ impl Default for MixConfig {
             background: 0.62,
             level1: 0.09,
             level2: 0.09,
-            leaf: 0.06,
+            leaf: 0.04,
             noise: 0.12,
             jitter: 0.8,
             sibling_overlap: 0.35,

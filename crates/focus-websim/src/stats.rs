@@ -162,6 +162,8 @@ pub fn visible_words(html: &str) -> Vec<String> {
 struct Graph {
     offsets: Vec<u32>,
     targets: Vec<u32>,
+    /// True topic of every page.
+    topic: Vec<TopicId>,
 }
 
 impl Graph {
@@ -169,8 +171,10 @@ impl Graph {
         let n = web.page_count() as usize;
         let mut offsets = Vec::with_capacity(n + 1);
         let mut targets = Vec::with_capacity(n * 10);
+        let mut topic = Vec::with_capacity(n);
         offsets.push(0);
         for pid in 0..web.page_count() {
+            topic.push(web.truth_of(pid).unwrap_or(TopicId::ROOT));
             for l in web.out_links(pid) {
                 if let LinkTarget::Page(p) = l.target {
                     targets.push(p);
@@ -178,7 +182,11 @@ impl Graph {
             }
             offsets.push(targets.len() as u32);
         }
-        Self { offsets, targets }
+        Self {
+            offsets,
+            targets,
+            topic,
+        }
     }
 
     fn out(&self, p: u32) -> &[u32] {
@@ -422,7 +430,7 @@ pub fn calibrate(web: &Web, opts: &StatsOptions) -> Calibration {
             let (dist, order) = g.bfs(&seeds, 40);
             let mut hist = [0u64; 8];
             for pid in 0..n {
-                if web.truth_of(pid) == Some(t) && !seeds.contains(&pid) {
+                if g.topic[pid as usize] == t && !seeds.contains(&pid) {
                     hist[usize::from(dist[pid as usize]).min(7)] += 1;
                 }
             }
@@ -441,10 +449,7 @@ pub fn calibrate(web: &Web, opts: &StatsOptions) -> Calibration {
                 .skip(lo)
                 .take(opts.bfs_crawl - lo)
                 .collect();
-            let hits = window
-                .iter()
-                .filter(|p| web.truth_of(**p) == Some(t))
-                .count();
+            let hits = window.iter().filter(|p| g.topic[**p as usize] == t).count();
             let rate = hits as f64 / window.len().max(1) as f64;
             let ratio = rate / web.truth_share(t).max(1e-9);
             if web
