@@ -251,3 +251,50 @@ fn impossible_configurations_are_errors_not_panics() {
         assert_eq!(web.render(host, p).status, 404, "{p}");
     }
 }
+
+#[test]
+fn every_page_is_reachable_from_its_host_home() {
+    let web = Web::new(WebConfig::small(), 2).unwrap();
+    // Host boundaries: a page's host is the prefix of its URL.
+    let host_of = |pid: u32| {
+        let url = web.page_url(pid).unwrap();
+        url.strip_prefix("http://")
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let mut pid = 0u32;
+    let mut hosts = 0;
+    while pid < web.page_count() {
+        let host = host_of(pid);
+        assert!(
+            web.page_url(pid).unwrap().ends_with(&format!("{host}/")),
+            "host starts at its home"
+        );
+        let mut seen = HashSet::from([pid]);
+        let mut stack = vec![pid];
+        while let Some(p) = stack.pop() {
+            for l in web.out_links(p) {
+                if let LinkTarget::Page(t) = l.target {
+                    if host_of(t) == host && seen.insert(t) {
+                        stack.push(t);
+                    }
+                }
+            }
+        }
+        let mut next = pid + 1;
+        while next < web.page_count() && host_of(next) == host {
+            assert!(
+                seen.contains(&next),
+                "{} unreachable from its home",
+                web.page_url(next).unwrap()
+            );
+            next += 1;
+        }
+        hosts += 1;
+        pid = next;
+    }
+    assert_eq!(hosts, web.host_count());
+}
