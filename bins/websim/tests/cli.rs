@@ -1,0 +1,73 @@
+//! The `websim` command line: `stats` exit codes, `truth`, `sample` and the
+//! first lines `serve` prints (on the small web).
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Command, Stdio};
+
+const SMALL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../fixtures/websim/small.toml"
+);
+
+fn websim() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_websim"))
+}
+
+#[test]
+fn stats_says_out_of_range_on_the_small_web() {
+    // The ranges are the default web's: the small web has too few pages.
+    let out = websim()
+        .args(["--config", SMALL, "stats"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("out of range"));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("same-host share of links"));
+}
+
+#[test]
+fn truth_and_sample() {
+    let out = websim()
+        .args(["--config", SMALL, "--seed", "4", "truth"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 20_000);
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("http://") && l.contains('\t')));
+    let dir = tempfile::tempdir().unwrap();
+    let out = websim()
+        .args(["--config", SMALL, "sample", "--per-topic", "1", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(dir.path().join("recreation/outdoors/cycling").is_dir());
+}
+
+#[test]
+fn serve_prints_address_connect_to_and_seeds() {
+    let mut child = websim()
+        .args(["--config", SMALL, "serve", "--seeds", "1"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let second = lines.next().unwrap().unwrap();
+    let _ = lines.next();
+    let seed = lines.next().unwrap().unwrap();
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(first.starts_with("listening on 127.0.0.1:"), "{first}");
+    let port = first.rsplit(':').next().unwrap();
+    assert_eq!(second, format!("connect-to ::127.0.0.1:{port}"));
+    assert!(
+        seed.starts_with("seed ") && seed.contains("http://"),
+        "{seed}"
+    );
+}
