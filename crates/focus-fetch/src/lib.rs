@@ -1,0 +1,34 @@
+//! The crawler's fetcher: a polite, hardened HTTP(S) client.
+//!
+//! * [`FetchConfig`] — every knob, with real-web defaults and a
+//!   [`FetchConfig::loopback`] preset; curl-style [`ConnectTo`] rules.
+//! * [`Fetcher::fetch`] — robots.txt (RFC 9309, cached), per-host and
+//!   per-domain politeness, redirects with loop detection, size/type/time
+//!   limits enforced while streaming, decompression with a cap on the
+//!   *decoded* size, charset decoding to UTF-8, retries with backoff and
+//!   slow/bad host tagging. Every outcome is a typed [`FetchOutcome`].
+//! * [`DuplicateDetector`] — URL id, (IP, path), exact content hash and
+//!   SimHash near-duplicates.
+//!
+//! This crate does network I/O and nothing else of the crawl: it must not
+//! depend on the analysers, classifiers, frontier, store or websim.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod body;
+mod charset;
+mod config;
+mod connect;
+mod dedup;
+mod fetcher;
+mod hosts;
+mod outcome;
+mod robots;
+mod stats;
+
+pub use config::{ConnectTo, ConnectToError, FetchConfig};
+pub use dedup::{simhash, DuplicateDetector, DuplicateKind};
+pub use fetcher::Fetcher;
+pub use hosts::HostStatus;
+pub use outcome::{Body, FetchError, FetchOutcome, Fetched, RobotsDirectives, TimeoutPhase};
+pub use stats::FetchStats;

@@ -1,0 +1,235 @@
+//! What a fetch returns: a [`Fetched`] page or a typed [`FetchError`].
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use focus_core::CanonicalUrl;
+use serde::Serialize;
+
+/// The result of one [`crate::Fetcher::fetch`].
+pub type FetchOutcome = Result<Fetched, FetchError>;
+
+/// A decoded response body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// HTML or plain text, decoded to UTF-8.
+    Text(String),
+    /// Another enabled type (e.g. PDF), for an analyser to convert.
+    Bytes(Vec<u8>),
+}
+
+/// Indexing directives from `X-Robots-Tag` (meta robots is the HTML
+/// analyser's: merge the two with [`RobotsDirectives::merge`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RobotsDirectives {
+    /// Do not index this page.
+    pub noindex: bool,
+    /// Do not follow this page's links.
+    pub nofollow: bool,
+}
+
+impl RobotsDirectives {
+    /// Parses a header or meta `content` value (`noindex, nofollow`, `none`).
+    pub fn parse(value: &str) -> Self {
+        let mut d = Self::default();
+        for token in value.split([',', ' ']).map(str::trim) {
+            // `X-Robots-Tag: googlebot: noindex` scopes to one agent; take the
+            // directive after the colon for every agent (conservative).
+            let token = token
+                .rsplit(':')
+                .next()
+                .unwrap_or(token)
+                .trim()
+                .to_ascii_lowercase();
+            match token.as_str() {
+                "noindex" => d.noindex = true,
+                "nofollow" => d.nofollow = true,
+                "none" => {
+                    d.noindex = true;
+                    d.nofollow = true;
+                }
+                _ => {}
+            }
+        }
+        d
+    }
+
+    /// Either source forbidding is enough.
+    pub fn merge(self, other: Self) -> Self {
+        Self {
+            noindex: self.noindex || other.noindex,
+            nofollow: self.nofollow || other.nofollow,
+        }
+    }
+}
+
+/// A successfully fetched page (final status 2xx).
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// The URL asked for.
+    pub url: CanonicalUrl,
+    /// The URL the content came from, after redirects.
+    pub final_url: CanonicalUrl,
+    /// Every redirect target in order (empty without redirects).
+    pub redirects: Vec<CanonicalUrl>,
+    /// Final HTTP status.
+    pub status: u16,
+    /// The `Content-Type` media type, lower-case, without parameters.
+    pub content_type: String,
+    /// The decoded body.
+    pub body: Body,
+    /// Name of the charset the text was decoded from.
+    pub charset: Option<&'static str>,
+    /// `X-Robots-Tag` directives.
+    pub robots: RobotsDirectives,
+    /// Body bytes received on the wire (before content decoding).
+    pub wire_bytes: u64,
+    /// Body bytes after content decoding.
+    pub decoded_bytes: u64,
+    /// Remote address of the final response.
+    pub remote_addr: Option<SocketAddr>,
+    /// Wall time of the whole fetch, politeness waits included.
+    pub elapsed: Duration,
+}
+
+/// Which deadline a fetch missed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TimeoutPhase {
+    /// TCP/TLS connect.
+    Connect,
+    /// Waiting for the response headers.
+    FirstByte,
+    /// Reading the body (the total budget).
+    Total,
+}
+
+/// Why a fetch produced no page. Every variant is counted in
+/// [`crate::FetchStats`] under [`FetchError::label`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FetchError {
+    /// robots.txt disallows the URL.
+    #[error("disallowed by robots.txt")]
+    DisallowedByRobots,
+    /// robots.txt answered 5xx or could not be fetched: the host is not
+    /// crawled until `retry_after`.
+    #[error("robots.txt unavailable; retry after {retry_after:?}")]
+    RobotsUnavailable {
+        /// How long to wait before asking again.
+        retry_after: Duration,
+    },
+    /// The host was tagged bad after repeated failures.
+    #[error("host tagged bad after repeated failures")]
+    HostBad,
+    /// A deadline passed.
+    #[error("timed out ({0:?})")]
+    Timeout(TimeoutPhase),
+    /// The body is larger than its type's limit (declared or while streaming).
+    #[error("body larger than {limit} bytes")]
+    TooLarge {
+        /// The limit that was hit.
+        limit: usize,
+    },
+    /// A redirect led back to a URL of the chain.
+    #[error("redirect loop at {0}")]
+    RedirectLoop(String),
+    /// More redirects than allowed.
+    #[error("more than {0} redirects")]
+    TooManyRedirects(usize),
+    /// A redirect without a usable `Location`.
+    #[error("bad redirect: {0}")]
+    BadRedirect(String),
+    /// The final status is not 2xx.
+    #[error("HTTP status {0}")]
+    Status(u16),
+    /// The content type is neither HTML/text nor an enabled type.
+    #[error("skipped content type `{0}`")]
+    SkippedType(String),
+    /// Could not connect (refused, reset, unreachable).
+    #[error("connection failed: {0}")]
+    Connect(String),
+    /// The address is non-public and the SSRF guard is on.
+    #[error("{0}")]
+    Ssrf(String),
+    /// The host name does not resolve.
+    #[error("{0}")]
+    Dns(String),
+    /// TLS handshake or certificate failure.
+    #[error("{0}")]
+    Tls(String),
+    /// The body could not be decoded (bad gzip, ...).
+    #[error("content decoding failed: {0}")]
+    Decode(String),
+    /// The connection broke mid-response.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+}
+
+impl FetchError {
+    /// A short stable label for statistics and `pages.jsonl`.
+    pub fn label(&self) -> String {
+        match self {
+            Self::DisallowedByRobots => "robots_disallowed".into(),
+            Self::RobotsUnavailable { .. } => "robots_unavailable".into(),
+            Self::HostBad => "host_bad".into(),
+            Self::Timeout(TimeoutPhase::Connect) => "timeout_connect".into(),
+            Self::Timeout(TimeoutPhase::FirstByte) => "timeout_first_byte".into(),
+            Self::Timeout(TimeoutPhase::Total) => "timeout_total".into(),
+            Self::TooLarge { .. } => "too_large".into(),
+            Self::RedirectLoop(_) => "redirect_loop".into(),
+            Self::TooManyRedirects(_) => "too_many_redirects".into(),
+            Self::BadRedirect(_) => "bad_redirect".into(),
+            Self::Status(s) => format!("status_{s}"),
+            Self::SkippedType(_) => "skipped_type".into(),
+            Self::Connect(_) => "connect_error".into(),
+            Self::Ssrf(_) => "ssrf_refused".into(),
+            Self::Dns(_) => "dns_error".into(),
+            Self::Tls(_) => "tls_error".into(),
+            Self::Decode(_) => "decode_error".into(),
+            Self::Protocol(_) => "protocol_error".into(),
+        }
+    }
+
+    /// The HTTP status, when the server answered with one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Status(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// Failures worth another attempt (and that count against the host).
+    pub(crate) fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            Self::Timeout(_) | Self::Connect(_) | Self::Protocol(_)
+        ) || matches!(self, Self::Status(s) if *s >= 500)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn robots_directives() {
+        assert_eq!(
+            RobotsDirectives::parse("noindex, nofollow"),
+            RobotsDirectives {
+                noindex: true,
+                nofollow: true
+            }
+        );
+        assert_eq!(
+            RobotsDirectives::parse("NONE"),
+            RobotsDirectives {
+                noindex: true,
+                nofollow: true
+            }
+        );
+        assert!(RobotsDirectives::parse("googlebot: nofollow").nofollow);
+        assert_eq!(
+            RobotsDirectives::parse("index, follow"),
+            RobotsDirectives::default()
+        );
+    }
+}
