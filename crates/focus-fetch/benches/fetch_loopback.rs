@@ -5,7 +5,7 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput};
 use focus_core::Canonicalizer;
 use focus_fetch::Fetcher;
 
@@ -56,9 +56,8 @@ fn fetch_loopback(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    #[allow(missing_docs)]
-    benches,
-    fetch_loopback
-);
-criterion_main!(benches);
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    fetch_loopback(&mut c);
+    c.final_summary();
+}
