@@ -1,0 +1,309 @@
+//! Bergmark's centroids (collection synthesis, 2002).
+//!
+//! For each topic (collection) with seed set S_T, terms are ranked by
+//! tf_T(t)·df_T(t) / max(7, |S_T|) and the centroid keeps its `top_k`
+//! (20 or 40); the crawl's dictionary is the union of centroid terms.
+//! Centroid weights are c_t = tf_T(t)·idf(t) with idf(t) = log(N/df(t)) over
+//! the N seed documents (not normalised). A document's vector is
+//! d_t = f_t·idf(t) over dictionary terms, L2-normalised, and
+//! corr(c, d) = c·d / ‖c‖. Documents sharing fewer than `min_overlap`
+//! terms with the dictionary are unclassified. [`Centroids::reestimate_idf`]
+//! recomputes idf from crawled pages (§6.4).
+
+use std::collections::{BTreeMap, HashMap};
+
+use focus_core::TopicId;
+use focus_text::{SparseVec, TermId};
+use serde::{Deserialize, Serialize};
+
+use crate::model_io::{self, ModelKind};
+use crate::{Classifier, ClassifyError, Example, Judgement};
+
+/// Centroid construction settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CentroidConfig {
+    /// Terms kept per centroid (the paper: 20, also 40).
+    pub top_k: usize,
+    /// Minimum dictionary terms a page must contain (the paper: 4).
+    pub min_overlap: usize,
+    /// Topics with fewer seed documents get no centroid (the paper: 4).
+    pub min_examples: usize,
+}
+
+impl Default for CentroidConfig {
+    fn default() -> Self {
+        Self {
+            top_k: 20,
+            min_overlap: 4,
+            min_examples: 4,
+        }
+    }
+}
+
+/// Trained centroids plus the dictionary and its idf values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Centroids {
+    cfg: CentroidConfig,
+    topics: Vec<TopicId>,
+    /// Per topic: total term frequency of its centroid terms in the seeds.
+    tf: Vec<SparseVec>,
+    /// Sorted dictionary.
+    dictionary: Vec<TermId>,
+    /// idf aligned with `dictionary`.
+    idf: Vec<f64>,
+    centroids: Vec<SparseVec>,
+    norms: Vec<f64>,
+    /// Topics whose correlation counts as relevance (all when empty).
+    good: Vec<TopicId>,
+}
+
+impl Centroids {
+    /// Builds centroids from labelled seed documents.
+    pub fn train(examples: &[Example], cfg: CentroidConfig) -> Result<Centroids, ClassifyError> {
+        let mut by_topic: BTreeMap<TopicId, Vec<&SparseVec>> = BTreeMap::new();
+        for e in examples {
+            by_topic.entry(e.topic).or_default().push(&e.counts);
+        }
+        let mut topics = Vec::new();
+        let mut tf = Vec::new();
+        for (topic, docs) in &by_topic {
+            if docs.len() < cfg.min_examples.max(1) {
+                continue;
+            }
+            let mut tf_t: HashMap<TermId, (f64, f64)> = HashMap::new();
+            for d in docs {
+                for &(t, n) in d.entries() {
+                    let e = tf_t.entry(t).or_insert((0.0, 0.0));
+                    e.0 += n;
+                    e.1 += 1.0;
+                }
+            }
+            let denom = (docs.len() as f64).max(7.0);
+            let mut ranked: Vec<(TermId, f64, f64)> = tf_t
+                .into_iter()
+                .map(|(t, (f, df))| (t, f * df / denom, f))
+                .collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            ranked.truncate(cfg.top_k);
+            topics.push(*topic);
+            tf.push(SparseVec::from_unsorted(
+                ranked.into_iter().map(|(t, _, f)| (t, f)).collect(),
+            ));
+        }
+        if topics.is_empty() {
+            return Err(ClassifyError::Training(format!(
+                "no topic has {} seed documents",
+                cfg.min_examples
+            )));
+        }
+        let mut dictionary: Vec<TermId> = tf
+            .iter()
+            .flat_map(|v| v.entries().iter().map(|e| e.0))
+            .collect();
+        dictionary.sort();
+        dictionary.dedup();
+        let mut model = Centroids {
+            cfg,
+            topics,
+            tf,
+            idf: vec![0.0; dictionary.len()],
+            dictionary,
+            centroids: Vec::new(),
+            norms: Vec::new(),
+            good: Vec::new(),
+        };
+        model.set_idf_from(examples.iter().map(|e| &e.counts));
+        Ok(model)
+    }
+
+    /// Relevance is the best correlation with these topics (all when empty).
+    pub fn set_good(&mut self, good: &[TopicId]) {
+        self.good = good.to_vec();
+    }
+
+    /// The dictionary (union of centroid terms), sorted.
+    pub fn dictionary(&self) -> &[TermId] {
+        &self.dictionary
+    }
+
+    /// The centroid of a topic, if it has one.
+    pub fn centroid(&self, topic: TopicId) -> Option<&SparseVec> {
+        self.topics
+            .iter()
+            .position(|&t| t == topic)
+            .map(|i| &self.centroids[i])
+    }
+
+    /// Re-estimates idf from crawled pages (Bergmark §6.4); the dictionary
+    /// stays the same, the centroid weights follow the new idf.
+    pub fn reestimate_idf<'a>(&mut self, crawled: impl IntoIterator<Item = &'a SparseVec>) {
+        self.set_idf_from(crawled);
+    }
+
+    fn set_idf_from<'a>(&mut self, docs: impl IntoIterator<Item = &'a SparseVec>) {
+        let mut df = vec![0u64; self.dictionary.len()];
+        let mut n = 0u64;
+        for d in docs {
+            n += 1;
+            for &(t, w) in d.entries() {
+                if w > 0.0 {
+                    if let Ok(i) = self.dictionary.binary_search(&t) {
+                        df[i] += 1;
+                    }
+                }
+            }
+        }
+        self.idf = df
+            .iter()
+            .map(|&f| (n.max(1) as f64 / f.max(1) as f64).ln())
+            .collect();
+        self.centroids = self.tf.iter().map(|tf| self.weigh(tf)).collect();
+        self.norms = self.centroids.iter().map(SparseVec::norm).collect();
+    }
+
+    /// f·idf over dictionary terms (unnormalised).
+    fn weigh(&self, counts: &SparseVec) -> SparseVec {
+        SparseVec::from_unsorted(
+            counts
+                .entries()
+                .iter()
+                .filter_map(|&(t, f)| {
+                    self.dictionary
+                        .binary_search(&t)
+                        .ok()
+                        .map(|i| (t, f * self.idf[i]))
+                })
+                .collect(),
+        )
+    }
+
+    /// Encodes the model with its versioned header.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, ClassifyError> {
+        model_io::save(ModelKind::Centroids, self)
+    }
+
+    /// Decodes a model written by [`Centroids::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Centroids, ClassifyError> {
+        let m: Centroids = model_io::load(ModelKind::Centroids, bytes)?;
+        if m.idf.len() != m.dictionary.len()
+            || m.centroids.len() != m.topics.len()
+            || m.norms.len() != m.topics.len()
+        {
+            return Err(ClassifyError::Model("inconsistent centroid tables".into()));
+        }
+        Ok(m)
+    }
+}
+
+impl Classifier for Centroids {
+    fn classify(&self, counts: &SparseVec) -> Judgement {
+        let overlap = counts
+            .entries()
+            .iter()
+            .filter(|(t, w)| *w > 0.0 && self.dictionary.binary_search(t).is_ok())
+            .count();
+        if overlap < self.cfg.min_overlap {
+            return Judgement {
+                relevance: 0.0,
+                best: None,
+                scores: Vec::new(),
+            };
+        }
+        let mut d = self.weigh(counts);
+        d.l2_normalize();
+        let mut scores: Vec<(TopicId, f64)> = self
+            .topics
+            .iter()
+            .zip(self.centroids.iter().zip(&self.norms))
+            .map(|(&t, (c, &n))| (t, if n > 0.0 { c.dot(&d) / n } else { 0.0 }))
+            .collect();
+        scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let relevance = scores
+            .iter()
+            .filter(|(t, _)| self.good.is_empty() || self.good.contains(t))
+            .map(|s| s.1)
+            .fold(0.0, f64::max)
+            .clamp(0.0, 1.0);
+        Judgement {
+            relevance,
+            best: scores.first().map(|s| s.0),
+            scores,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(e: &[(u32, f64)]) -> SparseVec {
+        SparseVec::from_unsorted(e.iter().map(|&(t, w)| (TermId(t), w)).collect())
+    }
+
+    fn model(min_overlap: usize) -> (Centroids, TopicId, TopicId) {
+        let (a, b) = (TopicId(1), TopicId(2));
+        let ex = [
+            Example {
+                counts: v(&[(1, 2.0), (2, 1.0)]),
+                topic: a,
+            },
+            Example {
+                counts: v(&[(3, 1.0), (2, 1.0)]),
+                topic: b,
+            },
+        ];
+        let cfg = CentroidConfig {
+            top_k: 2,
+            min_overlap,
+            min_examples: 1,
+        };
+        (Centroids::train(&ex, cfg).unwrap(), a, b)
+    }
+
+    #[test]
+    fn hand_worked_correlations() {
+        // N = 2; idf(1) = idf(3) = ln 2, idf(2) = ln 1 = 0.
+        // Centroid A = {1: 2 ln2}, B = {3: ln2}. Dictionary {1, 2, 3}.
+        // d = {1: 2, 3: 1} → {2 ln2, ln2}/(ln2·√5): corr(A) = 2/√5, corr(B) = 1/√5.
+        let (m, a, b) = model(2);
+        assert_eq!(m.dictionary(), &[TermId(1), TermId(2), TermId(3)]);
+        let j = m.classify(&v(&[(1, 2.0), (3, 1.0), (9, 7.0)]));
+        assert_eq!(j.best, Some(a));
+        assert!((j.scores[0].1 - 2.0 / 5f64.sqrt()).abs() < 1e-9);
+        assert_eq!(j.scores[1].0, b);
+        assert!((j.scores[1].1 - 1.0 / 5f64.sqrt()).abs() < 1e-9);
+        assert!((j.relevance - 2.0 / 5f64.sqrt()).abs() < 1e-9);
+        let mut only_b = m.clone();
+        only_b.set_good(&[b]);
+        assert!(
+            (only_b.classify(&v(&[(1, 2.0), (3, 1.0)])).relevance - 1.0 / 5f64.sqrt()).abs() < 1e-9
+        );
+    }
+
+    #[test]
+    fn too_little_overlap_is_unclassified() {
+        let (m, _, _) = model(4);
+        let j = m.classify(&v(&[(1, 2.0), (3, 1.0)]));
+        assert_eq!((j.best, j.relevance), (None, 0.0));
+    }
+
+    #[test]
+    fn idf_reestimation_changes_weights_not_the_dictionary() {
+        let (mut m, a, _) = model(1);
+        // Crawled: term 1 in every page (idf → 0), term 3 in one of four.
+        let crawled = [
+            v(&[(1, 1.0), (3, 1.0)]),
+            v(&[(1, 1.0)]),
+            v(&[(1, 1.0)]),
+            v(&[(1, 1.0), (2, 1.0)]),
+        ];
+        m.reestimate_idf(&crawled);
+        assert_eq!(m.dictionary().len(), 3);
+        // Term 1 is in every crawled page: idf ln(4/4) = 0; term 2 in one: ln 4.
+        let ca = m.centroid(a).unwrap();
+        assert_eq!(ca.get(TermId(1)), 0.0);
+        assert!((ca.get(TermId(2)) - 4f64.ln()).abs() < 1e-12);
+        let bytes = m.to_bytes().unwrap();
+        assert_eq!(Centroids::from_bytes(&bytes).unwrap(), m);
+    }
+}

@@ -1,0 +1,85 @@
+//! The classifiers of the focused-crawling papers behind one trait.
+//!
+//! * [`HierNb`] — hierarchical multinomial naive Bayes over a taxonomy
+//!   (Chakrabarti et al. 1999): per-node feature selection, Laplace-smoothed
+//!   θ(c,t) (eq. 1 of the VLDB paper), Pr[c|d] by the chain rule, soft
+//!   relevance R(d) = Σ_good Pr[c|d], best leaf for hard focus, and a
+//!   BulkProbe-style batch path.
+//! * [`Centroids`] — Bergmark's TF-IDF centroids and cosine correlation
+//!   with a minimum term overlap and idf re-estimation.
+//! * [`SvmTree`] — BINGO!'s linear SVM per topic node against competing
+//!   siblings plus far-away OTHERS, top-down, with ξα precision estimates.
+//! * [`LayeredNb`] — Diligenti's per-layer naive Bayes with thresholds.
+//! * [`meta`] — BINGO!'s unanimous, majority and ξα-weighted votes.
+//! * [`features`] — mutual-information feature selection.
+//!
+//! Classifiers take **term-count vectors** ([`SparseVec`] of raw counts)
+//! and own whatever weighting they need, so callers only ever count terms.
+//! Deterministic and I/O-free (models are bytes via [`model_io`]). Depends
+//! on `focus-core` and `focus-text` only; it must not depend on the
+//! fetcher, the engine or the websim.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod centroid;
+pub mod eval;
+pub mod features;
+pub mod hier_nb;
+pub mod layered_nb;
+pub mod meta;
+pub mod model_io;
+pub mod svm;
+mod weights;
+
+pub use centroid::{CentroidConfig, Centroids};
+pub use hier_nb::{HierNb, HierNbConfig};
+pub use layered_nb::{LayerVerdict, LayeredNb};
+pub use svm::{LinearSvm, SvmConfig, SvmTree};
+
+use focus_core::TopicId;
+use focus_text::SparseVec;
+use serde::{Deserialize, Serialize};
+
+/// What a classifier says about one document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// Relevance to the good topics, in [0, 1].
+    pub relevance: f64,
+    /// The best class (a leaf for naive Bayes); `None` when the document is
+    /// unclassified (too little overlap, "other", or OTHERS at the root).
+    pub best: Option<TopicId>,
+    /// Per-class scores (the family defines them: posteriors, correlations,
+    /// SVM confidences), highest first.
+    pub scores: Vec<(TopicId, f64)>,
+}
+
+/// A trained classifier.
+pub trait Classifier: Send + Sync {
+    /// Judges one term-count vector.
+    fn classify(&self, counts: &SparseVec) -> Judgement;
+
+    /// Judges many documents; families with a faster batch path override it.
+    fn classify_batch(&self, docs: &[SparseVec]) -> Vec<Judgement> {
+        docs.iter().map(|d| self.classify(d)).collect()
+    }
+}
+
+/// A labelled training document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// Raw term counts.
+    pub counts: SparseVec,
+    /// Its topic (any node of the taxonomy).
+    pub topic: TopicId,
+}
+
+/// Why a model cannot be trained or loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClassifyError {
+    /// Not enough labelled data to train.
+    #[error("cannot train: {0}")]
+    Training(String),
+    /// Model bytes are corrupt, foreign or of another version or kind.
+    #[error("model: {0}")]
+    Model(String),
+}
