@@ -1,0 +1,135 @@
+//! The tokenizer. Policy:
+//! - a token is a maximal run of Unicode letters and digits (so `café`,
+//!   `naïve`, `東京` are tokens; punctuation and symbols separate tokens);
+//! - apostrophes inside a word are dropped (`don't` → `dont`,
+//!   `l'homme` → `lhomme`);
+//! - hyphens inside a word join it (`e-mail` → `e-mail`) unless
+//!   `split_hyphens`, when they separate (`e`, `mail`);
+//! - case is folded to lower case when `lowercase`;
+//! - tokens made only of digits are dropped unless `keep_digits` (mixed
+//!   tokens such as `mp3` are always kept);
+//! - tokens shorter than `min_len` or longer than `max_len` characters are
+//!   dropped (the latter removes base64 blobs and run-on garbage).
+
+/// Splits text into tokens.
+pub trait Tokenizer: Send + Sync {
+    /// Appends the tokens of `text` to `out`.
+    fn tokenize(&self, text: &str, out: &mut Vec<String>);
+}
+
+/// The word tokenizer of the policy above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WordTokenizer {
+    /// Fold case.
+    pub lowercase: bool,
+    /// Keep all-digit tokens.
+    pub keep_digits: bool,
+    /// Hyphens separate tokens.
+    pub split_hyphens: bool,
+    /// Shortest token kept, in characters.
+    pub min_len: usize,
+    /// Longest token kept, in characters.
+    pub max_len: usize,
+}
+
+impl Default for WordTokenizer {
+    fn default() -> Self {
+        Self {
+            lowercase: true,
+            keep_digits: false,
+            split_hyphens: true,
+            min_len: 2,
+            max_len: 40,
+        }
+    }
+}
+
+impl WordTokenizer {
+    fn emit(&self, word: &mut String, chars: usize, out: &mut Vec<String>) {
+        let w = word.trim_matches('-');
+        let n = if w.len() == word.len() {
+            chars
+        } else {
+            w.chars().count()
+        };
+        if n >= self.min_len
+            && n <= self.max_len
+            && (self.keep_digits || !w.chars().all(|c| c.is_numeric() || c == '-'))
+        {
+            out.push(if self.lowercase {
+                w.to_lowercase()
+            } else {
+                w.to_owned()
+            });
+        }
+        word.clear();
+    }
+}
+
+impl Tokenizer for WordTokenizer {
+    fn tokenize(&self, text: &str, out: &mut Vec<String>) {
+        let mut word = String::new();
+        let mut chars = 0usize;
+        let mut it = text.chars().peekable();
+        while let Some(c) = it.next() {
+            if c.is_alphanumeric() {
+                word.push(c);
+                chars += 1;
+            } else if (c == '\'' || c == '\u{2019}')
+                && !word.is_empty()
+                && it.peek().is_some_and(|n| n.is_alphanumeric())
+            {
+                // apostrophe inside a word: dropped
+            } else if c == '-'
+                && !self.split_hyphens
+                && !word.is_empty()
+                && it.peek().is_some_and(|n| n.is_alphanumeric())
+            {
+                word.push('-');
+                chars += 1;
+            } else if !word.is_empty() {
+                self.emit(&mut word, chars, out);
+                chars = 0;
+            }
+        }
+        if !word.is_empty() {
+            self.emit(&mut word, chars, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(t: &WordTokenizer, s: &str) -> Vec<String> {
+        let mut v = Vec::new();
+        t.tokenize(s, &mut v);
+        v
+    }
+
+    #[test]
+    fn documented_policy() {
+        let t = WordTokenizer::default();
+        assert_eq!(
+            toks(&t, "Don't e-mail the CAFÉ, in 2026 (mp3)!"),
+            ["dont", "mail", "the", "café", "in", "mp3"]
+        );
+        let keep = WordTokenizer {
+            split_hyphens: false,
+            keep_digits: true,
+            min_len: 1,
+            ..t
+        };
+        assert_eq!(
+            toks(&keep, "e-mail -x- 2026 a"),
+            ["e-mail", "x", "2026", "a"]
+        );
+        let cased = WordTokenizer {
+            lowercase: false,
+            ..t
+        };
+        assert_eq!(toks(&cased, "Tokyo 東京"), ["Tokyo", "東京"]);
+        assert!(toks(&t, &"x".repeat(100)).is_empty(), "over max_len");
+    }
+}
