@@ -39,6 +39,16 @@ pub(crate) struct Key {
     pub(crate) seq: u64,
 }
 
+/// The fields of a queued URL that an order may look at.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sortable {
+    pub(crate) id: u64,
+    pub(crate) numtries: u32,
+    pub(crate) depth: u32,
+    pub(crate) priority: f64,
+    pub(crate) layer: Option<u32>,
+}
+
 /// Maps a priority in [0, 1] to a key component where higher priority
 /// sorts first.
 fn desc(priority: f64) -> u64 {
@@ -53,11 +63,25 @@ fn desc(priority: f64) -> u64 {
 impl Discipline {
     /// The key of a candidate within its host queue.
     pub(crate) fn key(&self, c: &Candidate, seq: u64) -> Key {
+        self.key_of(
+            Sortable {
+                id: c.id.0,
+                numtries: c.numtries,
+                depth: c.depth,
+                priority: c.priority,
+                layer: c.layer,
+            },
+            seq,
+        )
+    }
+
+    /// The key of the fields an order may look at.
+    pub(crate) fn key_of(&self, c: Sortable, seq: u64) -> Key {
         let (a, b) = match *self {
             Discipline::Lexicographic => (u64::from(c.numtries), desc(c.priority)),
             Discipline::NumtriesFifo => (u64::from(c.numtries), 0),
             Discipline::BreadthFirst => (u64::from(c.depth), 0),
-            Discipline::Random { seed } => (xxh3_64_with_seed(&c.id.0.to_le_bytes(), seed), 0),
+            Discipline::Random { seed } => (xxh3_64_with_seed(&c.id.to_le_bytes(), seed), 0),
             Discipline::BestFirst => (desc(c.priority), 0),
             Discipline::Layered { layers } => {
                 let last = layers.saturating_sub(1);

@@ -1,20 +1,26 @@
-//! The frontier proper: seen set, queued entries, per-host back queues and
-//! the ready/cooling host sets that make dispatch polite.
+//! The frontier proper: seen set, queued slots, per-host back queues, the
+//! ready/cooling host sets that make dispatch polite, BINGO!'s per-topic
+//! incoming/outgoing queues and the URL spill.
 //!
-//! Host states: *ready* (waiting URLs, under its in-flight limit, cool-down
-//! over: filed in `ready` by its best URL's key), *cooling* (filed in the
-//! `cooling` heap by `ready_at`; stale heap entries are skipped lazily),
-//! *saturated* (at its in-flight limit), *empty*, or *bad*.
+//! Host states: *ready* (live waiting URLs, under its in-flight limit,
+//! cool-down over: filed in `ready` by its best URL's key), *cooling*
+//! (filed in the `cooling` heap by `ready_at`; stale heap entries are
+//! re-filed lazily), *saturated* (at its in-flight limit), *empty*, *bad*.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap, HashSet};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::path::Path;
 
-use focus_core::{HostKey, PageId};
+use focus_core::{CanonicalUrl, HostKey, PageId};
 use serde::Serialize;
 
 use crate::candidate::Candidate;
-use crate::discipline::{Discipline, Key};
+use crate::discipline::{Discipline, Key, Sortable};
 use crate::host_queue::{HostQueue, HostRank};
+use crate::index::{IdMap, Slot, Slots, UrlRef, HANDED_OUT};
+use crate::spill::Spill;
+use crate::topics::{TopicCaps, TopicQueue};
+use crate::FrontierError;
 
 /// What a push did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +40,7 @@ pub enum PushResult {
 pub struct FrontierStats {
     /// URLs waiting.
     pub queued: u64,
-    /// Distinct URLs ever accepted (queued or handed out).
+    /// Distinct URLs known (queued or handed out).
     pub seen: u64,
     /// Pushes that queued a new URL.
     pub pushed: u64,
@@ -50,6 +56,13 @@ pub struct FrontierStats {
     pub popped: u64,
     /// URLs put back for another try.
     pub retried: u64,
+    /// URLs whose string was written to the spill file.
+    pub spilled: u64,
+    /// Spill-file errors (URL kept in memory, or lost when unreadable).
+    pub spill_errors: u64,
+    /// Bytes in the spill file (it is truncated whenever no spilled URL is
+    /// queued).
+    pub spill_bytes: u64,
 }
 
 /// The crawl frontier.
@@ -57,33 +70,51 @@ pub struct FrontierStats {
 pub struct Frontier {
     discipline: Discipline,
     max_in_flight_per_host: u32,
-    topic_cap: Option<usize>,
-    entries: HashMap<PageId, (Candidate, Key)>,
-    seen: HashSet<PageId>,
-    hosts: HashMap<HostKey, HostQueue>,
-    ready: BTreeSet<(HostRank, HostKey)>,
-    cooling: BinaryHeap<Reverse<(u64, HostKey)>>,
-    topics: HashMap<u32, BTreeSet<(Key, PageId)>>,
+    topic_caps: Option<TopicCaps>,
+    ids: IdMap,
+    slots: Slots,
+    queued: usize,
+    hosts: Vec<HostQueue>,
+    host_ids: HashMap<HostKey, u32>,
+    ready: BTreeSet<(HostRank, u32)>,
+    cooling: BinaryHeap<Reverse<(u64, u32)>>,
+    topics: HashMap<u32, TopicQueue>,
+    spill: Option<Spill>,
+    mem_url_bound: usize,
+    mem_urls: usize,
     seq: u64,
     stats: FrontierStats,
 }
 
 impl Frontier {
-    /// An empty frontier handing out one URL per host at a time.
+    /// An empty in-memory frontier handing out one URL per host at a time.
     pub fn new(discipline: Discipline) -> Self {
         Self {
             discipline,
             max_in_flight_per_host: 1,
-            topic_cap: None,
-            entries: HashMap::new(),
-            seen: HashSet::new(),
-            hosts: HashMap::new(),
+            topic_caps: None,
+            ids: IdMap::default(),
+            slots: Slots::default(),
+            queued: 0,
+            hosts: Vec::new(),
+            host_ids: HashMap::new(),
             ready: BTreeSet::new(),
             cooling: BinaryHeap::new(),
             topics: HashMap::new(),
+            spill: None,
+            mem_url_bound: usize::MAX,
+            mem_urls: 0,
             seq: 0,
             stats: FrontierStats::default(),
         }
+    }
+
+    /// Keeps at most `mem_urls` URL strings in memory; the rest go to an
+    /// unnamed temp file in `dir` (deleted when the frontier is dropped).
+    pub fn with_spill(mut self, dir: &Path, mem_urls: usize) -> Result<Self, FrontierError> {
+        self.spill = Some(Spill::new(dir)?);
+        self.mem_url_bound = mem_urls;
+        Ok(self)
     }
 
     /// Allows up to `n` (≥ 1) URLs of one host in flight at once.
@@ -92,10 +123,15 @@ impl Frontier {
         self
     }
 
-    /// Caps the queued URLs per topic (`Candidate::layer`), evicting the
-    /// worst: BINGO!'s bounded per-topic queues (25,000 in the paper).
-    pub fn with_topic_cap(mut self, cap: usize) -> Self {
-        self.topic_cap = Some(cap.max(1));
+    /// BINGO!'s bounded per-topic queues, the topic being
+    /// `Candidate::layer`: at most `caps.outgoing` URLs of a topic are
+    /// dispatchable, at most `caps.incoming` more wait behind them (the
+    /// worst is evicted when a better one arrives).
+    pub fn with_topic_caps(mut self, caps: TopicCaps) -> Self {
+        self.topic_caps = Some(TopicCaps {
+            incoming: caps.incoming,
+            outgoing: caps.outgoing.max(1),
+        });
         self
     }
 
@@ -106,108 +142,137 @@ impl Frontier {
 
     /// URLs waiting.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.queued
     }
 
     /// True when nothing is waiting.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.queued == 0
     }
 
     /// True when nothing is waiting and nothing is in flight.
     pub fn is_exhausted(&self) -> bool {
-        self.entries.is_empty() && self.hosts.values().all(|h| h.in_flight == 0)
+        self.queued == 0 && self.hosts.iter().all(|h| h.in_flight == 0)
     }
 
     /// Counters.
     pub fn stats(&self) -> FrontierStats {
         FrontierStats {
-            queued: self.entries.len() as u64,
-            seen: self.seen.len() as u64,
+            queued: self.queued as u64,
+            seen: self.ids.len() as u64,
+            spill_bytes: self.spill.as_ref().map_or(0, Spill::bytes),
             ..self.stats
         }
     }
 
-    /// True if the URL was ever accepted (queued or handed out).
+    /// True if the URL is queued or was handed out.
     pub fn has_seen(&self, id: PageId) -> bool {
-        self.seen.contains(&id)
+        self.ids.contains_key(&id)
     }
 
-    /// The queued candidate with this id.
-    pub fn get(&self, id: PageId) -> Option<&Candidate> {
-        self.entries.get(&id).map(|(c, _)| c)
+    /// The priority of a queued URL.
+    pub fn priority_of(&self, id: PageId) -> Option<f64> {
+        let slot = *self.ids.get(&id)?;
+        self.slots.get(slot).map(|s| s.priority)
     }
 
-    /// Every queued candidate (arbitrary order), e.g. to persist them.
-    pub fn queued(&self) -> impl Iterator<Item = &Candidate> {
-        self.entries.values().map(|(c, _)| c)
+    /// Queued URLs of topic `t` that are dispatchable and waiting behind
+    /// them (with topic caps on).
+    pub fn topic_sizes(&self, t: u32) -> (usize, usize) {
+        self.topics
+            .get(&t)
+            .map_or((0, 0), |q| (q.outgoing, q.incoming.len()))
+    }
+
+    /// Every queued candidate (arbitrary order), to persist them; URLs that
+    /// cannot be read back from the spill file are an error.
+    pub fn snapshot(&self) -> Result<Vec<Candidate>, FrontierError> {
+        self.slots
+            .iter()
+            .map(|s| Ok(self.candidate(s, self.url_of(s)?)))
+            .collect()
+    }
+
+    /// Ids of URLs handed out (or drained): on resume, feed them to
+    /// [`Frontier::mark_seen`] before re-pushing the snapshot.
+    pub fn handed_out(&self) -> impl Iterator<Item = PageId> + '_ {
+        self.ids
+            .iter()
+            .filter(|(_, s)| **s == HANDED_OUT)
+            .map(|(id, _)| *id)
     }
 
     /// Records a URL as already handed out (resuming a crawl: fetched
-    /// pages are never queued again).
+    /// pages are never queued again). No effect on a queued URL.
     pub fn mark_seen(&mut self, id: PageId) {
-        self.seen.insert(id);
+        self.ids.entry(id).or_insert(HANDED_OUT);
     }
 
     /// Adds a URL, or raises it if it is queued with a lower priority.
     pub fn push(&mut self, c: Candidate) -> PushResult {
-        if self.hosts.get(&c.host).is_some_and(|h| h.bad) {
+        let host = self.host_index(&c.host);
+        if self.hosts.get(host as usize).is_some_and(|h| h.bad) {
             self.stats.dropped_bad_host += 1;
             return PushResult::Dropped;
         }
-        if let Some((old, _)) = self.entries.get(&c.id) {
-            if self.discipline.uses_priority() && c.priority > old.priority {
-                self.reposition(c.id, |e| {
-                    e.priority = c.priority;
-                    e.tunnel = c.tunnel;
-                    e.parent = c.parent;
-                });
-                self.stats.raised += 1;
-                return PushResult::Raised;
+        match self.ids.get(&c.id).copied() {
+            Some(HANDED_OUT) => {
+                self.stats.duplicates += 1;
+                PushResult::AlreadySeen
             }
-            self.stats.duplicates += 1;
-            return PushResult::AlreadySeen;
+            Some(slot) => {
+                let better = self.slots.get(slot).is_some_and(|s| c.priority > s.priority);
+                if better && self.discipline.uses_priority() {
+                    self.reposition(slot, |s| {
+                        s.priority = c.priority;
+                        s.tunnel = c.tunnel;
+                        s.has_parent = c.parent.is_some();
+                        s.parent = c.parent.map_or(0, |p| p.0);
+                    });
+                    self.stats.raised += 1;
+                    PushResult::Raised
+                } else {
+                    self.stats.duplicates += 1;
+                    PushResult::AlreadySeen
+                }
+            }
+            None => {
+                let r = self.insert(c, host);
+                if r == PushResult::Queued {
+                    self.stats.pushed += 1;
+                }
+                r
+            }
         }
-        if self.seen.contains(&c.id) {
-            self.stats.duplicates += 1;
-            return PushResult::AlreadySeen;
-        }
-        let key = self.next_key(&c);
-        if !self.make_room_in_topic(&c, key) {
-            self.stats.dropped_topic_cap += 1;
-            return PushResult::Dropped;
-        }
-        self.seen.insert(c.id);
-        self.insert(c, key);
-        self.stats.pushed += 1;
-        PushResult::Queued
     }
 
     /// Puts a handed-out URL back for another attempt (numtries + 1). The
     /// caller must also report its host with [`Frontier::host_done`].
     pub fn retry(&mut self, mut c: Candidate) -> PushResult {
-        if self.hosts.get(&c.host).is_some_and(|h| h.bad) {
+        let host = self.host_index(&c.host);
+        if self.hosts.get(host as usize).is_some_and(|h| h.bad) {
             self.stats.dropped_bad_host += 1;
             return PushResult::Dropped;
         }
-        if self.entries.contains_key(&c.id) {
+        if self.ids.get(&c.id).is_some_and(|s| *s != HANDED_OUT) {
             return PushResult::AlreadySeen;
         }
         c.numtries = c.numtries.saturating_add(1);
-        self.seen.insert(c.id);
-        let key = self.next_key(&c);
-        self.insert(c, key);
-        self.stats.retried += 1;
-        PushResult::Queued
+        self.ids.remove(&c.id);
+        let r = self.insert(c, host);
+        if r == PushResult::Queued {
+            self.stats.retried += 1;
+        }
+        r
     }
 
     /// Raises queued URLs to the maximum priority (citations of top hubs);
     /// returns how many were queued.
     pub fn raise_to_max(&mut self, ids: &[PageId]) -> usize {
         let mut n = 0;
-        for &id in ids {
-            if self.entries.contains_key(&id) {
-                self.reposition(id, |e| e.priority = 1.0);
+        for id in ids {
+            if let Some(&slot) = self.ids.get(id).filter(|s| **s != HANDED_OUT) {
+                self.reposition(slot, |s| s.priority = 1.0);
                 n += 1;
             }
         }
@@ -218,60 +283,77 @@ impl Frontier {
     /// Hands out the best URL among hosts that are ready at `now_ms`.
     pub fn pop_ready(&mut self, now_ms: u64) -> Option<Candidate> {
         self.wake_cooled(now_ms);
-        let (_, host) = self.ready.pop_first()?;
-        let q = self.hosts.get_mut(&host)?;
-        q.ready_rank = None;
-        let (_, id) = q.waiting.pop_first()?;
-        q.in_flight += 1;
-        q.serverload += 1;
-        let (c, key) = self.entries.remove(&id)?;
-        if let Some(layer) = c.layer {
-            if let Some(t) = self.topics.get_mut(&layer) {
-                t.remove(&(key, id));
+        loop {
+            let (_, h) = self.ready.pop_first()?;
+            let q = self.hosts.get_mut(h as usize)?;
+            q.ready_rank = None;
+            let Some((_, slot)) = q.pop_best(&self.slots) else {
+                continue;
+            };
+            let Some(s) = self.release_slot(slot) else {
+                self.refile(h, now_ms);
+                continue;
+            };
+            let url = self.url_of(&s);
+            if let Some(q) = self.hosts.get_mut(h as usize) {
+                if url.is_ok() {
+                    q.in_flight += 1;
+                    q.serverload += 1;
+                }
+            }
+            self.refile(h, now_ms);
+            match url {
+                Ok(url) => {
+                    self.stats.popped += 1;
+                    let c = self.candidate(&s, url);
+                    self.forget_url(s.url);
+                    return Some(c);
+                }
+                Err(_) => {
+                    self.stats.spill_errors += 1;
+                    self.forget_url(s.url);
+                }
             }
         }
-        self.refile(&host, now_ms);
-        self.stats.popped += 1;
-        Some(c)
     }
 
     /// Reports that a fetch from `host` finished; the host may be contacted
     /// again from `next_ready_ms` on (its politeness interval).
     pub fn host_done(&mut self, host: &HostKey, next_ready_ms: u64) {
-        if let Some(q) = self.hosts.get_mut(host) {
+        let Some(&h) = self.host_ids.get(host) else {
+            return;
+        };
+        if let Some(q) = self.hosts.get_mut(h as usize) {
             q.in_flight = q.in_flight.saturating_sub(1);
             q.ready_at = q.ready_at.max(next_ready_ms);
         }
-        self.refile(host, 0);
+        self.refile(h, 0);
     }
 
-    /// Tags a host bad: its queued URLs are removed and returned, and later
-    /// pushes for it are dropped.
+    /// Tags a host bad: its dispatchable URLs are removed and returned, its
+    /// URLs parked in topic queues are dropped when they reach the front,
+    /// and later pushes for it are dropped.
     pub fn mark_bad(&mut self, host: &HostKey) -> Vec<Candidate> {
-        let Some(q) = self.hosts.get_mut(host) else {
-            self.hosts.insert(
-                host.clone(),
-                HostQueue {
-                    bad: true,
-                    ..HostQueue::default()
-                },
-            );
+        let h = self.host_index(host);
+        let Some(q) = self.hosts.get_mut(h as usize) else {
             return Vec::new();
         };
         q.bad = true;
         if let Some(rank) = q.ready_rank.take() {
-            self.ready.remove(&(rank, host.clone()));
+            self.ready.remove(&(rank, h));
         }
         let waiting = std::mem::take(&mut q.waiting);
-        let mut drained = Vec::with_capacity(waiting.len());
-        for (key, id) in waiting {
-            if let Some((c, _)) = self.entries.remove(&id) {
-                if let Some(layer) = c.layer {
-                    if let Some(t) = self.topics.get_mut(&layer) {
-                        t.remove(&(key, id));
-                    }
+        let mut drained = Vec::new();
+        for Reverse((key, slot)) in waiting {
+            if !self.slots.is_live(slot, key) {
+                continue;
+            }
+            if let Some(s) = self.release_slot(slot) {
+                match self.url_of(&s) {
+                    Ok(url) => drained.push(self.candidate(&s, url)),
+                    Err(_) => self.stats.spill_errors += 1,
                 }
-                drained.push(c);
+                self.forget_url(s.url);
             }
         }
         self.stats.dropped_bad_host += drained.len() as u64;
@@ -279,111 +361,264 @@ impl Frontier {
     }
 
     /// When the next host becomes ready (`None` if nothing is waiting or
-    /// every waiting host is at its in-flight limit).
-    pub fn next_ready_at(&self) -> Option<u64> {
+    /// every waiting host is at its in-flight limit). Costs one pass over
+    /// the hosts; call it only when `pop_ready` returned `None`.
+    pub fn next_ready_at(&mut self) -> Option<u64> {
         if !self.ready.is_empty() {
             return Some(0);
         }
+        let limit = self.max_in_flight_per_host;
+        let slots = &self.slots;
         self.hosts
-            .values()
-            .filter(|q| {
-                !q.bad && !q.waiting.is_empty() && q.in_flight < self.max_in_flight_per_host
-            })
-            .map(|q| q.ready_at)
+            .iter_mut()
+            .filter(|q| !q.bad && q.in_flight < limit)
+            .filter_map(|q| q.best(slots).map(|_| q.ready_at))
             .min()
     }
 
-    fn next_key(&mut self, c: &Candidate) -> Key {
-        self.seq += 1;
-        self.discipline.key(c, self.seq)
-    }
-
-    fn insert(&mut self, c: Candidate, key: Key) {
-        let (id, host) = (c.id, c.host.clone());
-        if let Some(layer) = c.layer.filter(|_| self.topic_cap.is_some()) {
-            self.topics.entry(layer).or_default().insert((key, id));
+    fn host_index(&mut self, key: &HostKey) -> u32 {
+        if let Some(&h) = self.host_ids.get(key) {
+            return h;
         }
-        self.entries.insert(id, (c, key));
-        self.hosts
-            .entry(host.clone())
-            .or_default()
-            .waiting
-            .insert((key, id));
-        self.refile(&host, 0);
+        let h = self.hosts.len() as u32;
+        self.hosts.push(HostQueue::new(key.clone()));
+        self.host_ids.insert(key.clone(), h);
+        h
     }
 
-    /// Applies `change` to a queued entry and re-keys it (keeping its
-    /// arrival order).
-    fn reposition(&mut self, id: PageId, change: impl FnOnce(&mut Candidate)) {
-        let Some((c, old_key)) = self.entries.get_mut(&id) else {
+    fn insert(&mut self, c: Candidate, host: u32) -> PushResult {
+        self.seq += 1;
+        let key = self.discipline.key(&c, self.seq);
+        let parked = match self.make_room_in_topic(c.layer, key) {
+            Some(parked) => parked,
+            None => {
+                self.stats.dropped_topic_cap += 1;
+                return PushResult::Dropped;
+            }
+        };
+        let url = self.store_url(c.url);
+        let slot = self.slots.insert(Slot {
+            key,
+            id: c.id,
+            priority: c.priority,
+            parent: c.parent.map_or(0, |p| p.0),
+            host,
+            depth: c.depth,
+            numtries: c.numtries,
+            layer: c.layer.unwrap_or(u32::MAX),
+            tunnel: c.tunnel,
+            has_parent: c.parent.is_some(),
+            parked,
+            url,
+        });
+        self.ids.insert(c.id, slot);
+        self.queued += 1;
+        if let Some(t) = c.layer.and_then(|l| self.topics.get_mut(&l)) {
+            if parked {
+                t.incoming.insert((key, slot));
+            } else {
+                t.outgoing += 1;
+            }
+        }
+        if !parked {
+            self.file_in_host(host, key, slot);
+        }
+        PushResult::Queued
+    }
+
+    fn file_in_host(&mut self, host: u32, key: Key, slot: u32) {
+        if let Some(q) = self.hosts.get_mut(host as usize) {
+            q.waiting.push(Reverse((key, slot)));
+        }
+        self.refile(host, 0);
+    }
+
+    /// Applies `change` to a queued slot and re-keys it (keeping its
+    /// arrival order); the old heap entry goes stale.
+    fn reposition(&mut self, slot: u32, change: impl FnOnce(&mut Slot)) {
+        let discipline = self.discipline;
+        let Some(s) = self.slots.get_mut(slot) else {
             return;
         };
-        change(c);
-        let new_key = self.discipline.key(c, old_key.seq);
-        let old = std::mem::replace(old_key, new_key);
-        let (host, layer) = (c.host.clone(), c.layer);
-        if let Some(q) = self.hosts.get_mut(&host) {
-            q.waiting.remove(&(old, id));
-            q.waiting.insert((new_key, id));
-        }
-        if let Some(t) = layer.and_then(|l| self.topics.get_mut(&l)) {
-            if t.remove(&(old, id)) {
-                t.insert((new_key, id));
+        change(s);
+        let old = s.key;
+        let new = discipline.key_of(
+            Sortable {
+                id: s.id.0,
+                numtries: s.numtries,
+                depth: s.depth,
+                priority: s.priority,
+                layer: s.layer(),
+            },
+            old.seq,
+        );
+        s.key = new;
+        let (host, parked, layer) = (s.host, s.parked, s.layer());
+        if parked {
+            if let Some(t) = layer.and_then(|l| self.topics.get_mut(&l)) {
+                t.incoming.remove(&(old, slot));
+                t.incoming.insert((new, slot));
             }
+        } else {
+            self.file_in_host(host, new, slot);
         }
-        self.refile(&host, 0);
     }
 
-    /// Evicts the worst URL of a full topic queue if `key` beats it.
-    fn make_room_in_topic(&mut self, c: &Candidate, key: Key) -> bool {
-        let (Some(cap), Some(layer)) = (self.topic_cap, c.layer) else {
-            return true;
+    /// Topic admission: `Some(false)` = dispatchable now, `Some(true)` =
+    /// parked in the incoming queue, `None` = refused (queue full of
+    /// better URLs). Evicts the incoming queue's worst URL when needed.
+    fn make_room_in_topic(&mut self, layer: Option<u32>, key: Key) -> Option<bool> {
+        let (Some(caps), Some(layer)) = (self.topic_caps, layer) else {
+            return Some(false);
         };
-        let Some(queue) = self.topics.get(&layer) else {
-            return true;
-        };
-        if queue.len() < cap {
-            return true;
+        let t = self.topics.entry(layer).or_default();
+        if t.outgoing < caps.outgoing {
+            return Some(false);
         }
-        let Some(&(worst_key, worst_id)) = queue.last() else {
-            return true;
-        };
+        if t.incoming.len() < caps.incoming {
+            return Some(true);
+        }
+        let &(worst_key, worst) = t.incoming.last()?;
         if (worst_key.a, worst_key.b) <= (key.a, key.b) {
-            return false;
+            return None;
         }
-        if let Some((victim, vkey)) = self.entries.remove(&worst_id) {
-            if let Some(t) = self.topics.get_mut(&layer) {
-                t.remove(&(vkey, worst_id));
-            }
-            if let Some(q) = self.hosts.get_mut(&victim.host) {
-                q.waiting.remove(&(vkey, worst_id));
-            }
-            self.refile(&victim.host, 0);
+        t.incoming.remove(&(worst_key, worst));
+        if let Some(s) = self.slots.take(worst) {
+            self.ids.remove(&s.id);
+            self.queued -= 1;
+            self.forget_url(s.url);
             self.stats.dropped_topic_cap += 1;
         }
-        true
+        Some(true)
+    }
+
+    /// Takes a dispatchable slot out of the frontier (marking its id
+    /// handed out) and refills its topic's outgoing queue.
+    fn release_slot(&mut self, slot: u32) -> Option<Slot> {
+        let s = self.slots.take(slot)?;
+        self.ids.insert(s.id, HANDED_OUT);
+        self.queued -= 1;
+        if let Some(l) = s.layer() {
+            self.promote(l);
+        }
+        Some(s)
+    }
+
+    /// Moves the best parked URLs of topic `l` to dispatch while its
+    /// outgoing queue has room (one of its URLs just left it).
+    fn promote(&mut self, l: u32) {
+        let Some(caps) = self.topic_caps else { return };
+        if let Some(t) = self.topics.get_mut(&l) {
+            t.outgoing = t.outgoing.saturating_sub(1);
+        }
+        loop {
+            let Some(t) = self.topics.get_mut(&l) else {
+                return;
+            };
+            if t.outgoing >= caps.outgoing {
+                return;
+            }
+            let Some((key, slot)) = t.incoming.pop_first() else {
+                return;
+            };
+            let Some(s) = self.slots.get_mut(slot) else {
+                continue;
+            };
+            s.parked = false;
+            let host = s.host;
+            if self.hosts.get(host as usize).is_some_and(|q| q.bad) {
+                if let Some(s) = self.slots.take(slot) {
+                    self.ids.insert(s.id, HANDED_OUT);
+                    self.queued -= 1;
+                    self.stats.dropped_bad_host += 1;
+                    self.forget_url(s.url);
+                }
+                continue;
+            }
+            t.outgoing += 1;
+            self.file_in_host(host, key, slot);
+        }
+    }
+
+    fn store_url(&mut self, url: CanonicalUrl) -> UrlRef {
+        if self.mem_urls >= self.mem_url_bound {
+            if let Some(sp) = self.spill.as_mut() {
+                match sp.write(url.as_str()) {
+                    Ok(off) => {
+                        self.stats.spilled += 1;
+                        return UrlRef::Disk(off);
+                    }
+                    Err(_) => self.stats.spill_errors += 1,
+                }
+            }
+        }
+        self.mem_urls += 1;
+        UrlRef::Mem(Box::new(url))
+    }
+
+    fn url_of(&self, s: &Slot) -> Result<CanonicalUrl, FrontierError> {
+        match &s.url {
+            UrlRef::Mem(u) => Ok((**u).clone()),
+            UrlRef::Disk(off) => {
+                let sp = self.spill.as_ref().ok_or(FrontierError::NoSpill)?;
+                Ok(sp.read(*off)?.parse()?)
+            }
+        }
+    }
+
+    fn forget_url(&mut self, url: UrlRef) {
+        match url {
+            UrlRef::Mem(_) => self.mem_urls -= 1,
+            UrlRef::Disk(_) => {
+                if let Some(sp) = self.spill.as_mut() {
+                    if sp.release().is_err() {
+                        self.stats.spill_errors += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn candidate(&self, s: &Slot, url: CanonicalUrl) -> Candidate {
+        let host = self
+            .hosts
+            .get(s.host as usize)
+            .map_or_else(|| url.host_key(), |q| q.key.clone());
+        Candidate {
+            url,
+            id: s.id,
+            host,
+            depth: s.depth,
+            parent: s.parent(),
+            priority: s.priority,
+            numtries: s.numtries,
+            tunnel: s.tunnel,
+            layer: s.layer(),
+        }
     }
 
     /// Files a host where its state says: ready (with a fresh rank), cooling
     /// or nowhere. `now_ms` = 0 means "file by time, let `pop_ready` decide".
-    fn refile(&mut self, host: &HostKey, now_ms: u64) {
-        let Some(q) = self.hosts.get_mut(host) else {
+    fn refile(&mut self, h: u32, now_ms: u64) {
+        let Some(q) = self.hosts.get_mut(h as usize) else {
             return;
         };
         if let Some(rank) = q.ready_rank.take() {
-            self.ready.remove(&(rank, host.clone()));
+            self.ready.remove(&(rank, h));
         }
         if q.bad || q.in_flight >= self.max_in_flight_per_host {
             return;
         }
-        let Some(best) = q.best() else { return };
+        let Some((best, _)) = q.best(&self.slots) else {
+            return;
+        };
         if q.ready_at <= now_ms || q.ready_at == 0 {
             let rank = self.discipline.host_key(best, q.serverload);
             q.ready_rank = Some(rank);
-            self.ready.insert((rank, host.clone()));
+            self.ready.insert((rank, h));
         } else if !q.cooling {
             q.cooling = true;
-            self.cooling.push(Reverse((q.ready_at, host.clone())));
+            self.cooling.push(Reverse((q.ready_at, h)));
         }
     }
 
@@ -392,18 +627,14 @@ impl Frontier {
             if *at > now_ms {
                 break;
             }
-            let Some(Reverse((_, host))) = self.cooling.pop() else {
+            let Some(Reverse((_, h))) = self.cooling.pop() else {
                 break;
             };
-            let eligible = self.hosts.get(&host).is_some_and(|q| {
-                q.ready_rank.is_none()
-                    && !q.bad
-                    && q.ready_at <= now_ms
-                    && q.in_flight < self.max_in_flight_per_host
-                    && !q.waiting.is_empty()
-            });
-            if eligible {
-                self.refile(&host, now_ms);
+            if let Some(q) = self.hosts.get_mut(h as usize) {
+                q.cooling = false;
+                if q.ready_rank.is_none() {
+                    self.refile(h, now_ms);
+                }
             }
         }
     }

@@ -1,20 +1,24 @@
-//! One back queue per host (Mercator): the host's waiting URLs in key
-//! order, its in-flight count, the time it may be contacted again, its
+//! One back queue per host (Mercator): the host's waiting URLs as a heap of
+//! (key, slot) — entries left behind by raises and evictions are skipped
+//! lazily — its in-flight count, the time it may be contacted again, its
 //! server load and whether it was tagged bad.
 
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
-use focus_core::PageId;
+use focus_core::HostKey;
 
 use crate::discipline::Key;
+use crate::index::Slots;
 
 /// Where a host stands in dispatch, with the key it is filed under.
 pub(crate) type HostRank = (u64, u64, u64, u64);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct HostQueue {
-    /// Waiting URLs, best first.
-    pub(crate) waiting: BTreeSet<(Key, PageId)>,
+    pub(crate) key: HostKey,
+    /// Waiting URLs, best first (may hold stale entries).
+    pub(crate) waiting: BinaryHeap<Reverse<(Key, u32)>>,
     /// URLs handed out and not yet reported done.
     pub(crate) in_flight: u32,
     /// Earliest time (ms) the host may be contacted again.
@@ -30,7 +34,34 @@ pub(crate) struct HostQueue {
 }
 
 impl HostQueue {
-    pub(crate) fn best(&self) -> Option<Key> {
-        self.waiting.first().map(|(k, _)| *k)
+    pub(crate) fn new(key: HostKey) -> Self {
+        Self {
+            key,
+            waiting: BinaryHeap::new(),
+            in_flight: 0,
+            ready_at: 0,
+            serverload: 0,
+            bad: false,
+            ready_rank: None,
+            cooling: false,
+        }
+    }
+
+    /// The best live entry, dropping stale ones on the way.
+    pub(crate) fn best(&mut self, slots: &Slots) -> Option<(Key, u32)> {
+        while let Some(Reverse((key, slot))) = self.waiting.peek().copied() {
+            if slots.is_live(slot, key) {
+                return Some((key, slot));
+            }
+            self.waiting.pop();
+        }
+        None
+    }
+
+    /// Removes and returns the best live entry.
+    pub(crate) fn pop_best(&mut self, slots: &Slots) -> Option<(Key, u32)> {
+        let best = self.best(slots)?;
+        self.waiting.pop();
+        Some(best)
     }
 }

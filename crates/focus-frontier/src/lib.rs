@@ -13,8 +13,12 @@
 //! * [`tunnel`] — off-topic steps since the last relevant page, with a
 //!   cutoff and a priority decay of 0.5 per step.
 //!
-//! Deterministic and I/O-free: time is passed in as milliseconds, random
-//! order is seeded. Depends on `focus-core` only; it must not depend on the
+//! * Memory — a compact slot per queued URL and one id map that is also the
+//!   seen set; URL strings beyond a bound spill to an append-only temp file
+//!   (the only I/O, in `spill`).
+//!
+//! Deterministic: time is passed in as milliseconds, random order is
+//! seeded. Depends on `focus-core` only; it must not depend on the
 //! fetcher, the store or the engine (they call it).
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
@@ -23,9 +27,27 @@ mod candidate;
 mod discipline;
 mod frontier;
 mod host_queue;
+mod index;
+mod spill;
+mod topics;
 pub mod tunnel;
 
 pub use candidate::Candidate;
 pub use discipline::Discipline;
 pub use frontier::{Frontier, FrontierStats, PushResult};
+pub use topics::TopicCaps;
 pub use tunnel::TunnelState;
+
+/// What can go wrong in the frontier: only the spill file can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum FrontierError {
+    /// Reading or writing the spill file failed.
+    #[error("frontier spill file: {0}")]
+    Spill(#[from] std::io::Error),
+    /// A spilled URL no longer parses.
+    #[error("spilled URL is not canonical: {0}")]
+    BadUrl(#[from] focus_core::CanonError),
+    /// A URL is marked spilled but no spill file is configured.
+    #[error("URL marked spilled without a spill file")]
+    NoSpill,
+}

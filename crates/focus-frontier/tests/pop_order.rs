@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use focus_core::{Canonicalizer, PageId};
-use focus_frontier::{Candidate, Discipline, Frontier, PushResult};
+use focus_frontier::{Candidate, Discipline, Frontier, PushResult, TopicCaps};
 use proptest::prelude::*;
 
 fn cand(host: u8, path: u16, depth: u32, priority: f64) -> Candidate {
@@ -108,9 +108,9 @@ proptest! {
         let mut f = Frontier::new(Discipline::Lexicographic);
         for (h, p, d, r) in &items {
             let c = cand(*h, *p, *d, *r);
-            let before = f.get(c.id).map(|q| q.priority);
+            let before = f.priority_of(c.id);
             let result = f.push(c.clone());
-            let after = f.get(c.id).map(|q| q.priority);
+            let after = f.priority_of(c.id);
             if let (Some(b), Some(a)) = (before, after) {
                 prop_assert!(a >= b);
                 prop_assert_eq!(a, b.max(*r));
@@ -120,16 +120,49 @@ proptest! {
     }
 
     #[test]
-    fn topic_caps_are_never_exceeded(items in items(), cap in 1usize..10) {
-        let mut f = Frontier::new(Discipline::BestFirst).with_topic_cap(cap);
-        for (h, p, d, r) in &items {
+    fn topic_caps_are_never_exceeded(items in items(), inc in 0usize..6, out in 1usize..4) {
+        let caps = TopicCaps { incoming: inc, outgoing: out };
+        let mut f = Frontier::new(Discipline::BestFirst).with_topic_caps(caps);
+        let mut popped = Vec::new();
+        for (i, (h, p, d, r)) in items.iter().enumerate() {
             let mut c = cand(*h, *p, *d, *r);
             c.layer = Some(u32::from(*h % 2));
             f.push(c);
-            for t in 0..2 {
-                prop_assert!(f.queued().filter(|c| c.layer == Some(t)).count() <= cap);
+            if i % 3 == 0 {
+                if let Some(c) = f.pop_ready(0) {
+                    f.host_done(&c.host, 0);
+                    popped.push(c);
+                }
             }
+            for t in 0..2 {
+                let (o, n) = f.topic_sizes(t);
+                prop_assert!(o <= out && n <= inc);
+                // Nothing waits in incoming while outgoing has room.
+                prop_assert!(n == 0 || o == out);
+            }
+            prop_assert_eq!(f.snapshot().unwrap().len(), f.len());
         }
+        popped.extend(drain(&mut f));
+        let ids: HashSet<PageId> = popped.iter().map(|c| c.id).collect();
+        prop_assert_eq!(ids.len(), popped.len());
+    }
+
+    #[test]
+    fn spilling_changes_nothing_but_memory(items in items(), bound in 0usize..20) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = Frontier::new(Discipline::Lexicographic);
+        let mut b = Frontier::new(Discipline::Lexicographic).with_spill(dir.path(), bound).unwrap();
+        for (h, p, d, r) in &items {
+            prop_assert_eq!(a.push(cand(*h, *p, *d, *r)), b.push(cand(*h, *p, *d, *r)));
+        }
+        let mut sa = a.snapshot().unwrap();
+        let mut sb = b.snapshot().unwrap();
+        sa.sort_by_key(|c| c.id);
+        sb.sort_by_key(|c| c.id);
+        prop_assert_eq!(sa, sb);
+        prop_assert_eq!(drain(&mut a), drain(&mut b));
+        prop_assert_eq!(b.stats().spill_errors, 0);
+        prop_assert_eq!(b.stats().spill_bytes, 0);
     }
 
     #[test]
@@ -216,4 +249,46 @@ fn serverload_breaks_relevance_ties_across_hosts() {
     // Host 1 served one URL already; host 2 has served none.
     let b = f.pop_ready(0).unwrap();
     assert_ne!(a.host, b.host);
+}
+
+#[test]
+fn bingo_topic_queues_promote_the_best_incoming_url() {
+    let caps = TopicCaps { incoming: 2, outgoing: 1 };
+    let mut f = Frontier::new(Discipline::BestFirst).with_topic_caps(caps);
+    let c = |host, path, p| {
+        let mut c = cand(host, path, 0, p);
+        c.layer = Some(7);
+        c
+    };
+    assert_eq!(f.push(c(1, 1, 0.2)), PushResult::Queued); // outgoing
+    assert_eq!(f.push(c(2, 1, 0.5)), PushResult::Queued); // incoming
+    assert_eq!(f.push(c(3, 1, 0.9)), PushResult::Queued); // incoming
+    assert_eq!(f.push(c(4, 1, 0.1)), PushResult::Dropped); // worse than all
+    assert_eq!(f.push(c(4, 2, 0.7)), PushResult::Queued); // evicts 0.5
+    assert_eq!(f.topic_sizes(7), (1, 2));
+    assert_eq!(f.stats().dropped_topic_cap, 2);
+    let order: Vec<f64> = drain(&mut f).iter().map(|c| c.priority).collect();
+    assert_eq!(order, vec![0.2, 0.9, 0.7]);
+}
+
+#[test]
+fn snapshot_and_handed_out_ids_resume_a_frontier() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut f = Frontier::new(Discipline::BestFirst)
+        .with_spill(dir.path(), 1)
+        .unwrap();
+    for p in 0..5 {
+        f.push(cand(1, p, 0, f64::from(p) / 10.0));
+    }
+    let first = f.pop_ready(0).unwrap();
+    let mut g = Frontier::new(Discipline::BestFirst);
+    for id in f.handed_out() {
+        g.mark_seen(id);
+    }
+    for c in f.snapshot().unwrap() {
+        assert_eq!(g.push(c), PushResult::Queued);
+    }
+    assert_eq!(g.push(first), PushResult::AlreadySeen);
+    assert_eq!(g.len(), 4);
+    assert_eq!(g.pop_ready(0).unwrap().priority, 0.3);
 }
