@@ -170,14 +170,15 @@ impl Default for FetchConfig {
 
 impl FetchConfig {
     /// For a web served on this machine (the websim): no politeness
-    /// interval, short timeouts and backoffs, and the given overrides.
+    /// interval, short timeouts (a loopback page that takes a second is a
+    /// slow host) and backoffs, and the given overrides.
     pub fn loopback(connect_to: Vec<ConnectTo>) -> Self {
         Self {
             connect_to,
             host_interval: Duration::ZERO,
-            connect_timeout: Duration::from_secs(2),
-            first_byte_timeout: Duration::from_secs(3),
-            total_timeout: Duration::from_secs(5),
+            connect_timeout: Duration::from_secs(1),
+            first_byte_timeout: Duration::from_secs(1),
+            total_timeout: Duration::from_secs(2),
             retry_backoff: Duration::from_millis(20),
             robots_retry: Duration::from_secs(2),
             ..Self::default()

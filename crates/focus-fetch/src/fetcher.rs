@@ -262,6 +262,7 @@ impl Fetcher {
         let mut attempt = 0;
         loop {
             let permit = self.inner.hosts.acquire(url).await?;
+            let was_slow = self.inner.hosts.status(&host).slow;
             let result = self.send(url).await;
             let failure = match &result {
                 Ok(resp) if resp.status().is_server_error() => {
@@ -278,11 +279,10 @@ impl Fetcher {
                     })
                 }
                 Some(e) => {
-                    let now_bad = self
-                        .inner
-                        .hosts
-                        .failure(&host, matches!(e, FetchError::Timeout(_)));
-                    if attempt >= cfg.retries || now_bad {
+                    let timed_out = matches!(e, FetchError::Timeout(_));
+                    let now_bad = self.inner.hosts.failure(&host, timed_out);
+                    // A host already tagged slow gets no second wait.
+                    if attempt >= cfg.retries || now_bad || (timed_out && was_slow) {
                         return result.map(|response| Answer {
                             response,
                             _permit: permit,

@@ -1,0 +1,17 @@
+//! The application layer: turns a validated [`focus_cli::CrawlPlan`] into a
+//! running crawl — the embedded websim (or the user's example set and
+//! seeds), training, the classifier, the policy, the fetcher, a progress
+//! bar — so that every crawler binary is a few lines.
+//!
+//! This is the only library that may depend on `focus-websim` *and* the
+//! crawler crates together: it wires the synthetic web's ground truth into
+//! the engine as an evaluation-only callback. Libraries below it must not
+//! depend on it.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod progress;
+mod setup;
+
+pub use focus_eval::Summary;
+pub use setup::{run, AppError, Personality};

@@ -1,0 +1,39 @@
+//! The terminal observer: an indicatif progress bar with the harvest-rate
+//! moving average, pages/s and frontier size; notes go to the log.
+
+use focus_crawl::{Observer, Progress};
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub(crate) struct Bar(ProgressBar);
+
+impl Bar {
+    pub(crate) fn new(total: u64) -> Self {
+        let bar = ProgressBar::new(total);
+        if let Ok(style) =
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} pages  {msg}")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Self(bar)
+    }
+
+    pub(crate) fn finish(&self) {
+        self.0.finish();
+    }
+}
+
+impl Observer for Bar {
+    fn page(&mut self, p: &Progress) {
+        self.0.set_position(p.pages);
+        if p.pages % 25 == 0 {
+            self.0.set_message(format!(
+                "harvest(ma100) {:.2}  {:.0} pages/s  frontier {}",
+                p.harvest_ma, p.pages_per_s, p.frontier
+            ));
+        }
+    }
+
+    fn note(&mut self, message: &str) {
+        self.0.suspend(|| tracing::info!("{message}"));
+    }
+}

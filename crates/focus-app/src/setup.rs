@@ -1,0 +1,281 @@
+//! From plan to crawl: source of topics and seeds, training, policy.
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use focus_classify::{Example, HierNb, HierNbConfig};
+use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
+use focus_crawl::policy::{BreadthFirst, HardFocus, Policy, RandomOrder, SoftFocus};
+use focus_crawl::{CrawlConfig, Featurizer, Parts, Truth};
+use focus_eval::Summary;
+use focus_examples::{ExampleContent, LoadOptions};
+use focus_fetch::{Body, ConnectTo, FetchConfig, Fetcher};
+use focus_websim::{Web, WebConfig};
+
+use crate::progress::Bar;
+
+/// The 1999 crawler's two focus rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Personality {
+    /// Soft focus.
+    Soft,
+    /// Hard focus.
+    Hard,
+}
+
+/// Why a crawl could not be set up or run.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// A flag or input file is wrong.
+    #[error("{0}")]
+    Input(String),
+    /// The crawl failed.
+    #[error(transparent)]
+    Crawl(#[from] focus_crawl::CrawlError),
+}
+
+/// Example pages per leaf sampled from the websim for training.
+const EXAMPLES_PER_LEAF: usize = 25;
+/// Seeds taken from the websim for the good topic.
+const WEBSIM_SEEDS: usize = 3;
+/// The default good topic on the websim (the 1999 paper's cycling).
+const DEFAULT_GOOD: &str = "recreation/outdoors/cycling";
+
+/// Runs the crawl a plan describes and returns its summary.
+pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, AppError> {
+    let policy: Box<dyn Policy> = match (plan.baseline, personality) {
+        (Some(Baseline::Random), _) => Box::new(RandomOrder),
+        (Some(Baseline::BreadthFirst), _) => Box::new(BreadthFirst),
+        (None, Personality::Soft) => Box::new(SoftFocus),
+        (None, Personality::Hard) => Box::new(HardFocus),
+    };
+    let featurizer = Featurizer::default();
+    let canon = Canonicalizer::default();
+    let mut websim = None;
+    let (fetcher, taxonomy, examples, seeds, truth) = match &plan.source {
+        TopicSource::Websim { good } => {
+            let web = Arc::new(
+                Web::new(WebConfig::default(), plan.seed)
+                    .map_err(|e| AppError::Input(e.to_string()))?,
+            );
+            let server = focus_websim::serve(
+                web.clone(),
+                "127.0.0.1:0"
+                    .parse()
+                    .map_err(|_| AppError::Input("bad address".into()))?,
+            )
+            .await
+            .map_err(|e| AppError::Input(e.to_string()))?;
+            tracing::info!(
+                "websim: {} pages on {} hosts, listening on {} (--connect-to {})",
+                web.page_count(),
+                web.host_count(),
+                server.addr(),
+                server.connect_to()
+            );
+            let rule = ConnectTo::parse(&server.connect_to())
+                .map_err(|e| AppError::Input(e.to_string()))?;
+            let fetcher = Fetcher::new(FetchConfig::loopback(vec![rule]))
+                .map_err(|e| AppError::Input(e.to_string()))?;
+            let mut taxonomy = web.taxonomy().clone();
+            let good: Vec<String> = if good.is_empty() {
+                vec![DEFAULT_GOOD.to_owned()]
+            } else {
+                good.clone()
+            };
+            mark_good(&mut taxonomy, &good)?;
+            let examples = websim_examples(&web, &taxonomy, &featurizer, &canon);
+            let goods = taxonomy.good_topics();
+            let first = goods
+                .first()
+                .copied()
+                .ok_or_else(|| AppError::Input("no good topic".into()))?;
+            let seeds: Vec<CanonicalUrl> = web
+                .seed_urls(first, WEBSIM_SEEDS)
+                .iter()
+                .filter_map(|u| canon.canonicalize(u).ok())
+                .collect();
+            let relevant_total = goods
+                .iter()
+                .map(|&g| web.truth_share(g) * f64::from(web.page_count()))
+                .sum::<f64>()
+                .round() as u64;
+            let (w, t) = (web.clone(), taxonomy.clone());
+            let truth = Truth {
+                is_relevant: Box::new(move |url| {
+                    w.truth(url).map(|topic| {
+                        t.good_topics()
+                            .iter()
+                            .any(|&g| t.is_ancestor_or_self(g, topic))
+                    })
+                }),
+                relevant_total,
+            };
+            websim = Some(server);
+            (fetcher, taxonomy, examples, seeds, Some(truth))
+        }
+        TopicSource::Examples { dir, good, seeds } => {
+            let mut cfg = FetchConfig::default();
+            for c in &plan.connect_to {
+                cfg.connect_to
+                    .push(ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?);
+            }
+            let fetcher = Fetcher::new(cfg).map_err(|e| AppError::Input(e.to_string()))?;
+            let set = focus_examples::load(dir, good, &LoadOptions::default())
+                .map_err(|e| AppError::Input(e.to_string()))?;
+            for s in &set.skipped {
+                tracing::warn!("skipped {}: {}", s.origin, s.reason);
+            }
+            let examples = user_examples(&set, &fetcher, &featurizer, &canon).await;
+            let seeds = read_seeds(seeds, &canon)?;
+            (fetcher, set.taxonomy, examples, seeds, None)
+        }
+    };
+    if examples.is_empty() {
+        return Err(AppError::Input("no usable training examples".into()));
+    }
+    tracing::info!(
+        "training hierarchical naive Bayes on {} examples, {} topics",
+        examples.len(),
+        taxonomy.len() - 1
+    );
+    let classifier = HierNb::train(&taxonomy, &examples, HierNbConfig::default())
+        .map_err(|e| AppError::Input(e.to_string()))?;
+
+    let mut cfg = CrawlConfig::new(plan.out.clone());
+    cfg.max_pages = plan.max_pages;
+    cfg.time_limit = plan.time_limit;
+    cfg.seed = plan.seed;
+    cfg.resume = plan.resume;
+    let stop = cfg.stop.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            tracing::warn!("interrupted: finishing the current batch, then writing outputs (resume with --resume)");
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    let parts = Parts {
+        fetcher,
+        classifier: Arc::new(classifier),
+        taxonomy,
+        featurizer,
+        policy,
+        seeds,
+        truth,
+    };
+    let mut bar = Bar::new(plan.max_pages);
+    let summary = focus_crawl::run(parts, cfg, &mut bar).await;
+    bar.finish();
+    if let Some(server) = websim {
+        server.shutdown().await;
+    }
+    Ok(summary?)
+}
+
+fn mark_good(taxonomy: &mut Taxonomy, good: &[String]) -> Result<(), AppError> {
+    for g in good {
+        let id = taxonomy
+            .find(g)
+            .filter(|&t| t != TopicId::ROOT)
+            .ok_or_else(|| {
+                let leaves: Vec<&str> = taxonomy
+                    .leaves()
+                    .into_iter()
+                    .map(|l| taxonomy.path(l))
+                    .collect();
+                AppError::Input(format!(
+                    "unknown good topic `{g}`; topics include: {}",
+                    leaves.join(", ")
+                ))
+            })?;
+        taxonomy
+            .mark_good(id)
+            .map_err(|e| AppError::Input(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Sampled example pages of every websim leaf (never the seeds).
+fn websim_examples(
+    web: &Web,
+    taxonomy: &Taxonomy,
+    featurizer: &Featurizer,
+    canon: &Canonicalizer,
+) -> Vec<Example> {
+    let mut out = Vec::new();
+    for leaf in taxonomy.leaves() {
+        for p in web.sample(leaf, EXAMPLES_PER_LEAF) {
+            let (Some(html), Ok(url)) = (web.page_html(p.id), canon.canonicalize(&p.url)) else {
+                continue;
+            };
+            let doc = focus_html::analyze(&html, &url, canon);
+            out.push(Example {
+                counts: featurizer.document(&doc),
+                topic: leaf,
+            });
+        }
+    }
+    out
+}
+
+/// The user's examples: files are analysed, URLs fetched first.
+async fn user_examples(
+    set: &focus_examples::ExampleSet,
+    fetcher: &Fetcher,
+    featurizer: &Featurizer,
+    canon: &Canonicalizer,
+) -> Vec<Example> {
+    let mut out = Vec::new();
+    let placeholder = canon.canonicalize("http://example.invalid/");
+    for e in &set.examples {
+        let counts = match &e.content {
+            ExampleContent::Html(html) => match &placeholder {
+                Ok(base) => featurizer.document(&focus_html::analyze(html, base, canon)),
+                Err(_) => continue,
+            },
+            ExampleContent::Text(text) => featurizer.text(text),
+            ExampleContent::Url(url) => match fetcher.fetch(url).await {
+                Ok(page) => match &page.body {
+                    Body::Text(html) => {
+                        featurizer.document(&focus_html::analyze(html, &page.final_url, canon))
+                    }
+                    Body::Bytes(_) => continue,
+                },
+                Err(err) => {
+                    tracing::warn!("example {} ({}): {err}", url, e.origin);
+                    continue;
+                }
+            },
+        };
+        out.push(Example {
+            counts,
+            topic: e.topic,
+        });
+    }
+    out
+}
+
+fn read_seeds(path: &Path, canon: &Canonicalizer) -> Result<Vec<CanonicalUrl>, AppError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| AppError::Input(format!("{}: {e}", path.display())))?;
+    let mut seeds = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        match canon.canonicalize(line) {
+            Ok(u) => seeds.push(u),
+            Err(e) => tracing::warn!("{}:{}: skipped seed: {e}", path.display(), i + 1),
+        }
+    }
+    if seeds.is_empty() {
+        return Err(AppError::Input(format!(
+            "{}: no valid seed URL",
+            path.display()
+        )));
+    }
+    Ok(seeds)
+}

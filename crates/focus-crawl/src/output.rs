@@ -1,0 +1,88 @@
+//! The output contract: `pages.jsonl` (one object per fetch attempt,
+//! appended as the crawl goes), and at the end `summary.json`, `hubs.tsv`,
+//! `authorities.tsv` and `harvest.svg`.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use focus_eval::{harvest_plot, Summary};
+use focus_store::PageRecord;
+
+use crate::engine::CrawlError;
+
+/// Appends `pages.jsonl` lines.
+pub(crate) struct PagesLog(BufWriter<File>);
+
+impl PagesLog {
+    pub(crate) fn open(dir: &Path, append: bool) -> Result<Self, CrawlError> {
+        let path = dir.join("pages.jsonl");
+        let file = OpenOptions::new()
+            .create(true)
+            .append(append)
+            .write(true)
+            .truncate(!append)
+            .open(&path)
+            .map_err(|e| CrawlError::io(&path, e))?;
+        Ok(Self(BufWriter::new(file)))
+    }
+
+    pub(crate) fn write(
+        &mut self,
+        page: &PageRecord,
+        parent_url: Option<&str>,
+        truth: Option<bool>,
+    ) -> Result<(), CrawlError> {
+        let mut line = serde_json::json!({
+            "url": page.url,
+            "status": page.status,
+            "error": page.error,
+            "depth": page.depth,
+            "parent": parent_url,
+            "relevance": page.relevance,
+            "class": page.class,
+            "fetched_at_ms": page.fetched_at_ms,
+            "bytes": page.bytes,
+        });
+        if let (Some(t), Some(obj)) = (truth, line.as_object_mut()) {
+            obj.insert("relevant_true".into(), t.into());
+        }
+        serde_json::to_writer(&mut self.0, &line).map_err(|e| CrawlError::Output(e.to_string()))?;
+        self.0
+            .write_all(b"\n")
+            .map_err(|e| CrawlError::Output(e.to_string()))
+    }
+
+    pub(crate) fn flush(&mut self) -> Result<(), CrawlError> {
+        self.0
+            .flush()
+            .map_err(|e| CrawlError::Output(e.to_string()))
+    }
+}
+
+fn write(path: &Path, body: &str) -> Result<(), CrawlError> {
+    std::fs::write(path, body).map_err(|e| CrawlError::io(path, e))
+}
+
+pub(crate) fn tsv(path: &Path, rows: &[(String, f64)]) -> Result<(), CrawlError> {
+    let mut body = String::from("url\tscore\n");
+    for (u, s) in rows {
+        body.push_str(&format!("{u}\t{s:.6e}\n"));
+    }
+    write(path, &body)
+}
+
+pub(crate) fn finish(
+    dir: &Path,
+    summary: &Summary,
+    relevance: &[f64],
+    title: &str,
+) -> Result<(), CrawlError> {
+    let json =
+        serde_json::to_string_pretty(summary).map_err(|e| CrawlError::Output(e.to_string()))?;
+    write(&dir.join("summary.json"), &(json + "\n"))?;
+    write(
+        &dir.join("harvest.svg"),
+        &harvest_plot(title, relevance, 100),
+    )
+}
