@@ -1,7 +1,7 @@
 //! Throughput and memory benchmark of the frontier (run once by hand, not
 //! in CI): for each size N, fill a spilling lexicographic frontier to N
-//! queued URLs over 1,000 hosts, then time 100,000 steady-state pops and
-//! pushes at that size, and report resident memory (VmRSS).
+//! queued URLs over 1,000 hosts, then time min(N/10, 100,000) steady-state
+//! pops and pushes at that size, and report resident memory (VmRSS).
 //!
 //! `cargo run --release -p focus-frontier --example frontier_bench -- 10000 1000000 10000000`
 
@@ -12,7 +12,6 @@ use focus_frontier::{Candidate, Discipline, Frontier};
 
 const HOSTS: u64 = 1_000;
 const BATCH: u64 = 100_000;
-const STEADY: u64 = 100_000;
 const MEM_URLS: usize = 1_000_000;
 
 fn rss_mb() -> f64 {
@@ -52,7 +51,9 @@ fn main() {
         sizes
     };
     let canon = Canonicalizer::default();
-    println!("| queued URLs | fill pushes/s | steady pushes/s | steady pops/s | VmRSS MB | spilled |");
+    println!(
+        "| queued URLs | fill pushes/s | steady pushes/s | steady pops/s | VmRSS MB | spilled |"
+    );
     println!("|---|---|---|---|---|---|");
     for n in sizes {
         let dir = tempfile::tempdir().unwrap();
@@ -73,12 +74,13 @@ fn main() {
         }
         let fill_rate = n as f64 / push_time;
         let rss = rss_mb();
-        // Steady state at size n: pop STEADY (every host done at once),
-        // then push STEADY new URLs.
+        let steady = (n / 10).clamp(1, 100_000);
+        // Steady state at size n: pop `steady` URLs (every host done at
+        // once), then push `steady` new URLs.
         let t = Instant::now();
         let mut popped = 0u64;
         let mut now = 0;
-        while popped < STEADY {
+        while popped < steady {
             match f.pop_ready(now) {
                 Some(c) => {
                     f.host_done(&c.host, now);
@@ -87,13 +89,13 @@ fn main() {
                 None => now += 1,
             }
         }
-        let pop_rate = STEADY as f64 / t.elapsed().as_secs_f64();
-        let b = batch(&canon, n, n + STEADY);
+        let pop_rate = steady as f64 / t.elapsed().as_secs_f64();
+        let b = batch(&canon, n, n + steady);
         let t = Instant::now();
         for c in b {
             f.push(c);
         }
-        let push_rate = STEADY as f64 / t.elapsed().as_secs_f64();
+        let push_rate = steady as f64 / t.elapsed().as_secs_f64();
         assert_eq!(f.len() as u64, n);
         println!(
             "| {n} | {fill_rate:.0} | {push_rate:.0} | {pop_rate:.0} | {:.0} | {} |",

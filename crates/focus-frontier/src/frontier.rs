@@ -221,7 +221,10 @@ impl Frontier {
                 PushResult::AlreadySeen
             }
             Some(slot) => {
-                let better = self.slots.get(slot).is_some_and(|s| c.priority > s.priority);
+                let better = self
+                    .slots
+                    .get(slot)
+                    .is_some_and(|s| c.priority > s.priority);
                 if better && self.discipline.uses_priority() {
                     self.reposition(slot, |s| {
                         s.priority = c.priority;
@@ -302,18 +305,12 @@ impl Frontier {
                 }
             }
             self.refile(h, now_ms);
-            match url {
-                Ok(url) => {
-                    self.stats.popped += 1;
-                    let c = self.candidate(&s, url);
-                    self.forget_url(s.url);
-                    return Some(c);
-                }
-                Err(_) => {
-                    self.stats.spill_errors += 1;
-                    self.forget_url(s.url);
-                }
+            self.forget_url(&s.url);
+            if let Ok(url) = url {
+                self.stats.popped += 1;
+                return Some(self.candidate(&s, url));
             }
+            self.stats.spill_errors += 1;
         }
     }
 
@@ -353,7 +350,7 @@ impl Frontier {
                     Ok(url) => drained.push(self.candidate(&s, url)),
                     Err(_) => self.stats.spill_errors += 1,
                 }
-                self.forget_url(s.url);
+                self.forget_url(&s.url);
             }
         }
         self.stats.dropped_bad_host += drained.len() as u64;
@@ -389,12 +386,9 @@ impl Frontier {
     fn insert(&mut self, c: Candidate, host: u32) -> PushResult {
         self.seq += 1;
         let key = self.discipline.key(&c, self.seq);
-        let parked = match self.make_room_in_topic(c.layer, key) {
-            Some(parked) => parked,
-            None => {
-                self.stats.dropped_topic_cap += 1;
-                return PushResult::Dropped;
-            }
+        let Some(parked) = self.make_room_in_topic(c.layer, key) else {
+            self.stats.dropped_topic_cap += 1;
+            return PushResult::Dropped;
         };
         let url = self.store_url(c.url);
         let slot = self.slots.insert(Slot {
@@ -486,7 +480,7 @@ impl Frontier {
         if let Some(s) = self.slots.take(worst) {
             self.ids.remove(&s.id);
             self.queued -= 1;
-            self.forget_url(s.url);
+            self.forget_url(&s.url);
             self.stats.dropped_topic_cap += 1;
         }
         Some(true)
@@ -531,7 +525,7 @@ impl Frontier {
                     self.ids.insert(s.id, HANDED_OUT);
                     self.queued -= 1;
                     self.stats.dropped_bad_host += 1;
-                    self.forget_url(s.url);
+                    self.forget_url(&s.url);
                 }
                 continue;
             }
@@ -566,7 +560,7 @@ impl Frontier {
         }
     }
 
-    fn forget_url(&mut self, url: UrlRef) {
+    fn forget_url(&mut self, url: &UrlRef) {
         match url {
             UrlRef::Mem(_) => self.mem_urls -= 1,
             UrlRef::Disk(_) => {

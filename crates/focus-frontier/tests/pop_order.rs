@@ -253,7 +253,10 @@ fn serverload_breaks_relevance_ties_across_hosts() {
 
 #[test]
 fn bingo_topic_queues_promote_the_best_incoming_url() {
-    let caps = TopicCaps { incoming: 2, outgoing: 1 };
+    let caps = TopicCaps {
+        incoming: 2,
+        outgoing: 1,
+    };
     let mut f = Frontier::new(Discipline::BestFirst).with_topic_caps(caps);
     let c = |host, path, p| {
         let mut c = cand(host, path, 0, p);
