@@ -42,9 +42,9 @@ pub(crate) fn distill(
     }
     for link in store.links_with_urls() {
         let (from, to, url) = link?;
-        if !urls.contains_key(&to) {
+        if let std::collections::hash_map::Entry::Vacant(e) = urls.entry(to) {
             builder.add_node(PageId(to), host_id(&url), 0.0, false);
-            urls.insert(to, url);
+            e.insert(url);
         }
         builder.add_edge(PageId(from), PageId(to));
     }

@@ -60,11 +60,14 @@ impl CrawlError {
     }
 }
 
+/// Answers whether a URL is truly relevant (`None` when unknown).
+pub type TruthFn = Box<dyn Fn(&str) -> Option<bool> + Send + Sync>;
+
 /// Evaluation-only ground truth (the websim's): never read by the crawl's
 /// decisions, only recorded next to them.
 pub struct Truth {
     /// Whether a URL is truly relevant (`None` when unknown).
-    pub is_relevant: Box<dyn Fn(&str) -> Option<bool> + Send + Sync>,
+    pub is_relevant: TruthFn,
     /// Truly relevant pages in the whole web (for recall).
     pub relevant_total: u64,
 }
@@ -159,6 +162,11 @@ struct Judged {
     links: Vec<(PageId, CanonicalUrl)>,
     judgement: Option<Judgement>,
     follow: bool,
+}
+
+/// Milliseconds since the crawl started: the frontier's clock.
+fn clock_ms(started: Instant) -> u64 {
+    started.elapsed().as_millis() as u64
 }
 
 fn now_ms() -> u64 {
@@ -338,12 +346,23 @@ pub async fn run(
             break;
         }
         let room = (cfg.max_pages - fetched).min(cfg.batch as u64) as usize;
-        let batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready(0))
+        let now = clock_ms(started);
+        let batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready(now))
             .take(room)
             .collect();
         if batch.is_empty() {
-            stopped_because = "frontier empty".into();
-            break;
+            // Every queued host may be cooling down (politeness, robots.txt
+            // crawl-delay): wait for the first one rather than stop.
+            match frontier.next_ready_at() {
+                Some(at) if at > now => {
+                    tokio::time::sleep(Duration::from_millis(at - now)).await;
+                    continue;
+                }
+                _ => {
+                    stopped_because = "frontier empty".into();
+                    break;
+                }
+            }
         }
         // Fetch concurrently; results keep the pop order.
         let mut tasks = tokio::task::JoinSet::new();
@@ -379,8 +398,12 @@ pub async fn run(
         .await
         .map_err(|e| CrawlError::Output(format!("analysis task: {e}")))?;
 
+        let now = clock_ms(started);
         for (c, j) in batch.iter().zip(judged) {
-            frontier.host_done(&c.host, 0);
+            // The frontier hands a host out again only when the fetcher
+            // would not make us wait for it.
+            let ready_in = parts.fetcher.host_status(&c.host).ready_in;
+            frontier.host_done(&c.host, now + ready_in.as_millis() as u64);
             let mut new: Vec<QueuedUrl> = Vec::new();
             if let (Some(judgement), true) = (&j.judgement, j.follow) {
                 let verdict = PageVerdict {

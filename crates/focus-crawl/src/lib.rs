@@ -23,5 +23,5 @@ mod output;
 pub mod policy;
 pub mod stagnation;
 
-pub use engine::{run, CrawlConfig, CrawlError, Observer, Parts, Progress, Truth};
+pub use engine::{run, CrawlConfig, CrawlError, Observer, Parts, Progress, Truth, TruthFn};
 pub use featurize::Featurizer;

@@ -2,6 +2,7 @@
 //! appended as the crawl goes), and at the end `summary.json`, `hubs.tsv`,
 //! `authorities.tsv` and `harvest.svg`.
 
+use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -67,7 +68,7 @@ fn write(path: &Path, body: &str) -> Result<(), CrawlError> {
 pub(crate) fn tsv(path: &Path, rows: &[(String, f64)]) -> Result<(), CrawlError> {
     let mut body = String::from("url\tscore\n");
     for (u, s) in rows {
-        body.push_str(&format!("{u}\t{s:.6e}\n"));
+        let _ = writeln!(body, "{u}\t{s:.6e}");
     }
     write(path, &body)
 }
