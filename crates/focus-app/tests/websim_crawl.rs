@@ -9,7 +9,10 @@ use focus_cli::{Baseline, CrawlPlan, TopicSource};
 
 fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
     CrawlPlan {
-        source: TopicSource::Websim { good: vec![] },
+        source: TopicSource::Websim {
+            good: vec![],
+            seeds: None,
+        },
         connect_to: vec![],
         max_pages: pages,
         time_limit: None,
@@ -121,7 +124,9 @@ async fn a_stopped_crawl_resumes_without_refetching() {
         "resume never refetches a stored page"
     );
 
-    // Same seed, one uninterrupted run: the page sets largely agree.
+    // Same seed, one uninterrupted run: the resumed frontier breaks ties as
+    // the original did (persisted insertion rank and server load), so the
+    // page sets agree.
     let straight = dir.path().join("straight");
     run(&plan(&straight, 300, None), Personality::Soft)
         .await
@@ -129,8 +134,9 @@ async fn a_stopped_crawl_resumes_without_refetching() {
     let a: HashSet<String> = all.into_iter().collect();
     let b: HashSet<String> = urls(&straight).into_iter().collect();
     let common = a.intersection(&b).count();
+    // Give or take one batch of in-flight fetches (32).
     assert!(
-        common >= 240,
+        common >= 300 - 32,
         "resumed and uninterrupted crawls share {common}/300 pages"
     );
 }

@@ -185,15 +185,27 @@ fn discipline(order: Order, seed: u64) -> Discipline {
     }
 }
 
-fn queued(c: &Candidate) -> QueuedUrl {
+/// The stored form of a queued URL; `extra` keeps the frontier's insertion
+/// rank so a resumed crawl breaks ties as the original did.
+fn queued(c: &Candidate, frontier: &Frontier) -> QueuedUrl {
     QueuedUrl {
         url: c.url.to_string(),
         id: c.id.0,
         depth: c.depth,
         parent: c.parent.map(|p| p.0),
-        priority: c.priority,
-        extra: Vec::new(),
+        priority: frontier.priority_of(c.id).unwrap_or(c.priority),
+        extra: frontier
+            .seq_of(c.id)
+            .map_or_else(Vec::new, |s| s.to_le_bytes().to_vec()),
     }
+}
+
+/// The insertion rank stored by [`queued`] (old stores: none, sorts first).
+fn stored_seq(q: &QueuedUrl) -> u64 {
+    q.extra
+        .get(..8)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map_or(0, u64::from_le_bytes)
 }
 
 /// Analyses and classifies one fetch outcome (CPU work, run on rayon).
@@ -292,6 +304,9 @@ pub async fn run(
         for p in store.pages() {
             let p = p?;
             frontier.mark_seen(PageId(p.id));
+            if let Ok(url) = canon.canonicalize(&p.url) {
+                frontier.note_served(&url.host_key());
+            }
             let t = truth_of(&p.url);
             if t == Some(true) {
                 relevant_urls.insert(p.id);
@@ -303,8 +318,9 @@ pub async fn run(
             );
             fetched += 1;
         }
-        for q in store.queued() {
-            let q = q?;
+        let mut stored = store.queued().collect::<Result<Vec<_>, _>>()?;
+        stored.sort_by_key(stored_seq);
+        for q in stored {
             if let Ok(url) = canon.canonicalize(&q.url) {
                 frontier.push(Candidate::new(
                     url,
@@ -327,10 +343,15 @@ pub async fn run(
             .iter()
             .map(|u| Candidate::new(u.clone(), 0, None, 1.0))
             .collect();
-        store.enqueue(&seeds.iter().map(queued).collect::<Vec<_>>())?;
-        for c in seeds {
-            frontier.push(c);
+        for c in &seeds {
+            frontier.push(c.clone());
         }
+        store.enqueue(
+            &seeds
+                .iter()
+                .map(|c| queued(c, &frontier))
+                .collect::<Vec<_>>(),
+        )?;
     }
 
     let mut stopped_because = "max pages".to_owned();
@@ -415,13 +436,9 @@ pub async fn run(
                     for (_, url) in &j.links {
                         let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), priority);
                         match frontier.push(cand.clone()) {
-                            PushResult::Queued => new.push(queued(&cand)),
+                            PushResult::Queued => new.push(queued(&cand, &frontier)),
                             PushResult::Raised => {
-                                let raised = QueuedUrl {
-                                    priority: frontier.priority_of(cand.id).unwrap_or(priority),
-                                    ..queued(&cand)
-                                };
-                                store.update_queued(&raised)?;
+                                store.update_queued(&queued(&cand, &frontier))?;
                             }
                             PushResult::AlreadySeen | PushResult::Dropped => {}
                         }
@@ -472,6 +489,14 @@ pub async fn run(
             last_distilled = fetched / cfg.distill_every.max(1);
             let d = distill(&store, 100, cfg.hub_percentile)?;
             let raised = frontier.raise_to_max(&d.missed);
+            // Persist the raises, so a resumed crawl keeps them.
+            for id in &d.missed {
+                if let (Some(mut q), Some(p)) = (store.get_queued(id.0)?, frontier.priority_of(*id))
+                {
+                    q.priority = p;
+                    store.update_queued(&q)?;
+                }
+            }
             observer.note(&format!(
                 "distilled at {fetched} pages: {} hubs, {raised} unvisited hub citations raised",
                 d.hubs.len()

@@ -176,6 +176,25 @@ impl Frontier {
         self.slots.get(slot).map(|s| s.priority)
     }
 
+    /// A queued URL's insertion rank, the last tie-break of every order.
+    /// Persist it with the URL and re-push in this order on resume, so the
+    /// resumed frontier breaks ties exactly as the original did.
+    pub fn seq_of(&self, id: PageId) -> Option<u64> {
+        let slot = *self.ids.get(&id)?;
+        self.slots.get(slot).map(|s| s.key.seq)
+    }
+
+    /// Counts one past fetch from `host` in its server load (the VLDB
+    /// order's third key) without handing anything out: resuming a crawl
+    /// restores every host's load from the stored pages.
+    pub fn note_served(&mut self, host: &HostKey) {
+        let h = self.host_index(host);
+        if let Some(q) = self.hosts.get_mut(h as usize) {
+            q.serverload += 1;
+        }
+        self.refile(h, 0);
+    }
+
     /// Queued URLs of topic `t` that are dispatchable and waiting behind
     /// them (with topic caps on).
     pub fn topic_sizes(&self, t: u32) -> (usize, usize) {

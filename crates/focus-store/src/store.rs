@@ -278,6 +278,16 @@ impl Store {
         Ok(())
     }
 
+    /// A queued URL's record, if it is queued.
+    pub fn get_queued(&self, id: u64) -> Result<Option<QueuedUrl>, StoreError> {
+        let key = id_key(id);
+        self.queue
+            .get(key)
+            .map_err(db_err)?
+            .map(|v| decode("queue", &key, &v))
+            .transpose()
+    }
+
     /// Removes a URL from the persisted queue (dropped by the frontier).
     pub fn remove_queued(&self, id: u64) -> Result<(), StoreError> {
         self.queue.remove(id_key(id)).map_err(db_err)?;
@@ -415,6 +425,8 @@ mod tests {
         let s = Store::open(dir.path()).unwrap();
         assert_eq!(s.get_page(1).unwrap(), Some(page(1, None)));
         assert_eq!(s.queued().count(), 1);
+        assert_eq!(s.get_queued(2).unwrap().map(|q| q.id), Some(2));
+        assert!(s.get_queued(1).unwrap().is_none(), "fetched, not queued");
         assert_eq!(
             s.get_meta::<Vec<String>>("seeds").unwrap().unwrap().len(),
             1
