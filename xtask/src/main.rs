@@ -3,9 +3,11 @@
 //! beyond `.ci/run`).
 //!
 //! Tasks: `ci` runs exactly what `.ci/run` runs; `tidy` checks repository
-//! conventions (every `.rs` file opens with a `//!` doc). It owns no crawler
+//! conventions (every `.rs` file opens with a `//!` doc); `bench` runs every
+//! benchmark in release mode; `repro` reproduces a paper's figures. It owns no crawler
 //! logic and no library may depend on it.
 
+mod bench;
 mod tidy;
 
 use std::process::Command;
@@ -18,6 +20,8 @@ fn main() -> Result<()> {
     match task {
         Some("ci") => ci(),
         Some("tidy") => tidy::run(&project_root()),
+        Some("repro") => repro(&args[1..]),
+        Some("bench") => bench::run(&project_root(), args.iter().any(|a| a == "--full")),
         Some(other) => bail!("unknown task `{other}`\n\n{USAGE}"),
         None => {
             println!("{USAGE}");
@@ -30,7 +34,12 @@ const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   ci     cargo fmt --check, cargo clippy -D warnings, cargo xtask tidy, cargo test --workspace
-  tidy   repository conventions (every .rs file opens with a //! doc)";
+  tidy   repository conventions (every .rs file opens with a //! doc)
+  repro chakrabarti [--pages N] [--seed S]
+         the 1999 papers' figures on the websim -> docs/results/
+  bench  every benchmark in release mode (criterion benches with a short
+         window, frontier sizes 10^4 and 10^6, classifier accuracy);
+         `--full` uses criterion's defaults and adds 10^7 queued URLs";
 
 /// The steps of CI, in order; `.ci/run` runs `cargo xtask ci`, so the two
 /// cannot drift apart.
@@ -57,6 +66,16 @@ fn ci() -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `cargo xtask repro <paper> [flags]`: the experiments run in a release
+/// build of `focus-repro`, which writes `docs/results/`.
+fn repro(args: &[String]) -> Result<()> {
+    let root = project_root();
+    let mut cargo = vec!["run", "--release", "-p", "focus-repro", "--"];
+    cargo.extend(args.iter().map(String::as_str));
+    cargo.extend(["--out", "docs/results", "--work", "target/repro"]);
+    run_cargo(&root, &cargo)
 }
 
 fn run_cargo(root: &std::path::Path, args: &[&str]) -> Result<()> {

@@ -1,7 +1,8 @@
 //! The application layer: turns a validated [`focus_cli::CrawlPlan`] into a
 //! running crawl — the embedded websim (or the user's example set and
 //! seeds), training, the classifier, the policy, the fetcher, a progress
-//! bar — so that every crawler binary is a few lines.
+//! bar — so that every crawler binary is a few lines — and [`repro`], the
+//! papers' experiments run through the same path.
 //!
 //! This is the only library that may depend on `focus-websim` *and* the
 //! crawler crates together: it wires the synthetic web's ground truth into
@@ -11,6 +12,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod progress;
+pub mod repro;
 mod setup;
 
 pub use focus_eval::Summary;

@@ -55,7 +55,7 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     let canon = Canonicalizer::default();
     let mut websim = None;
     let (fetcher, taxonomy, examples, seeds, truth) = match &plan.source {
-        TopicSource::Websim { good } => {
+        TopicSource::Websim { good, seeds } => {
             let web = Arc::new(
                 Web::new(WebConfig::default(), plan.seed)
                     .map_err(|e| AppError::Input(e.to_string()))?,
@@ -92,11 +92,14 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
                 .first()
                 .copied()
                 .ok_or_else(|| AppError::Input("no good topic".into()))?;
-            let seeds: Vec<CanonicalUrl> = web
-                .seed_urls(first, WEBSIM_SEEDS)
-                .iter()
-                .filter_map(|u| canon.canonicalize(u).ok())
-                .collect();
+            let seeds: Vec<CanonicalUrl> = match seeds {
+                Some(file) => read_seeds(file, &canon)?,
+                None => web
+                    .seed_urls(first, WEBSIM_SEEDS)
+                    .iter()
+                    .filter_map(|u| canon.canonicalize(u).ok())
+                    .collect(),
+            };
             let relevant_total = goods
                 .iter()
                 .map(|&g| web.truth_share(g) * f64::from(web.page_count()))

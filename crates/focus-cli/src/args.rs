@@ -21,7 +21,8 @@ pub struct CrawlArgs {
     #[arg(long = "good", value_name = "PATH")]
     pub good: Vec<String>,
 
-    /// Seed URLs, one per line (`#` comments allowed).
+    /// Seed URLs, one per line (`#` comments allowed). Required with
+    /// `--examples`; on the websim it replaces the websim's own seeds.
     #[arg(long, value_name = "FILE")]
     pub seeds: Option<PathBuf>,
 

@@ -13,6 +13,8 @@ pub enum TopicSource {
     Websim {
         /// Good topic paths of the websim taxonomy.
         good: Vec<String>,
+        /// Seed URLs to use instead of the websim's own (`--seeds`).
+        seeds: Option<PathBuf>,
     },
     /// A user's example set and seed list.
     Examples {
@@ -64,9 +66,6 @@ pub enum PlanError {
     /// `--examples` without any `--good`.
     #[error("--examples needs at least one --good PATH naming a topic folder")]
     ExamplesWithoutGood,
-    /// `--seeds` without `--examples`.
-    #[error("--seeds is only used with --examples (the websim brings its own seeds)")]
-    SeedsWithoutExamples,
     /// `--max-pages 0`.
     #[error("--max-pages must be at least 1")]
     NoPages,
@@ -89,9 +88,9 @@ impl CrawlPlan {
                 }
             }
             (Some(_), None) => return Err(PlanError::ExamplesWithoutSeeds),
-            (None, Some(_)) => return Err(PlanError::SeedsWithoutExamples),
-            (None, None) => TopicSource::Websim {
+            (None, seeds) => TopicSource::Websim {
                 good: a.good.clone(),
+                seeds: seeds.clone(),
             },
         };
         let baseline = if a.unfocused {
@@ -134,7 +133,13 @@ mod tests {
     #[test]
     fn no_arguments_means_the_embedded_websim() {
         let p = plan(&[]).unwrap();
-        assert_eq!(p.source, TopicSource::Websim { good: vec![] });
+        assert_eq!(
+            p.source,
+            TopicSource::Websim {
+                good: vec![],
+                seeds: None
+            }
+        );
         assert_eq!(p.max_pages, 5000);
         assert_eq!(p.baseline, None);
     }
@@ -173,10 +178,10 @@ mod tests {
             plan(&["--examples", "ex", "--seeds", "s"]),
             Err(PlanError::ExamplesWithoutGood)
         );
-        assert_eq!(
-            plan(&["--seeds", "s"]),
-            Err(PlanError::SeedsWithoutExamples)
-        );
+        assert!(matches!(
+            plan(&["--seeds", "s"]).unwrap().source,
+            TopicSource::Websim { seeds: Some(_), .. }
+        ));
         assert_eq!(plan(&["--max-pages", "0"]), Err(PlanError::NoPages));
         assert!(Cli::try_parse_from(["bin", "--bfs", "--unfocused"]).is_err());
     }
