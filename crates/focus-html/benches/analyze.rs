@@ -1,6 +1,6 @@
 //! HTML → term-count vector (analyse + tokenise + vocabulary + counts), on
-//! the hand-written fixture pages and on websim pages (~20 KB typical),
-//! in pages/s and bytes/s per core.
+//! a typical 20 KB page (`fixtures/html/typical-20k.html`), on all fixture
+//! pages and on 200 websim pages, in pages/s and bytes/s per core.
 
 use criterion::{Criterion, Throughput};
 use focus_core::Canonicalizer;
@@ -35,13 +35,25 @@ fn bench(c: &mut Criterion) {
                     .collect()
             })
             .unwrap_or_default();
+    // A typical 20 KB page: inline style and script, navigation, an
+    // article of ~1,100 words, related links and a footer.
+    let typical: Vec<String> = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/html/typical-20k.html"
+    ))
+    .into_iter()
+    .collect();
     let web = Web::new(WebConfig::small(), 1).unwrap();
     let pages: Vec<String> = (0..200u32)
         .filter_map(|id| web.page_html(id * 37))
         .collect();
 
     let mut g = c.benchmark_group("html_to_vector");
-    for (name, set) in [("fixtures", &fixtures), ("websim", &pages)] {
+    for (name, set) in [
+        ("typical", &typical),
+        ("fixtures", &fixtures),
+        ("websim", &pages),
+    ] {
         if set.is_empty() {
             continue;
         }
@@ -62,6 +74,32 @@ fn bench(c: &mut Criterion) {
             },
         );
     }
+    g.finish();
+
+    // The two stages apart, on the websim pages: where the time goes.
+    let mut g = c.benchmark_group("stages");
+    let bytes: usize = pages.iter().map(String::len).sum();
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("analyze (html5ever tokenizer, links, text)", |b| {
+        b.iter(|| {
+            pages
+                .iter()
+                .map(|h| analyze(h, &url, &canon).text.len())
+                .sum::<usize>()
+        });
+    });
+    let texts: Vec<String> = pages
+        .iter()
+        .map(|h| analyze(h, &url, &canon).text)
+        .collect();
+    g.bench_function("count terms (tokenize, stop words, hash)", |b| {
+        b.iter(|| {
+            texts
+                .iter()
+                .map(|t| counts(&analyzer, &mut vocab, t).len())
+                .sum::<usize>()
+        });
+    });
     g.finish();
 }
 

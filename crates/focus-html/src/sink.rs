@@ -45,15 +45,29 @@ fn attr<'a>(tag: &'a Tag, name: &str) -> Option<&'a str> {
         .map(|a| &*a.value)
 }
 
+/// Appends `s` with every whitespace run collapsed to one space. Words are
+/// copied as slices, and ASCII text is split on bytes (decoding every char
+/// was most of the sink's cost); other text splits on Unicode whitespace.
 fn push_text(buf: &mut String, s: &str) {
-    for c in s.chars() {
-        if c.is_whitespace() {
-            if !buf.is_empty() && !buf.ends_with(' ') {
-                buf.push(' ');
+    if s.is_ascii() {
+        // ASCII's White_Space characters: tab, LF, VT, FF, CR, space.
+        let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+        let mut start = 0;
+        for (i, b) in s.bytes().enumerate() {
+            if ws(&b) {
+                buf.push_str(&s[start..i]);
+                separate(buf);
+                start = i + 1;
             }
-        } else {
-            buf.push(c);
         }
+        buf.push_str(&s[start..]);
+        return;
+    }
+    for (i, word) in s.split(char::is_whitespace).enumerate() {
+        if i > 0 {
+            separate(buf);
+        }
+        buf.push_str(word);
     }
 }
 
@@ -307,5 +321,28 @@ impl TokenSink for Sink {
             _ => {}
         }
         TokenSinkResult::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_text_collapses_whitespace_the_same_for_ascii_and_unicode() {
+        for (input, want) in [
+            ("a  b", "a b"),
+            (" a", "a"),
+            ("a \t\n", "a "),
+            ("a\u{0b}b", "a b"),
+            ("caf\u{e9}\u{a0}au  lait", "caf\u{e9} au lait"),
+        ] {
+            let mut buf = String::new();
+            push_text(&mut buf, input);
+            assert_eq!(buf, want, "{input:?}");
+        }
+        let mut buf = String::from("x");
+        push_text(&mut buf, " y");
+        assert_eq!(buf, "x y");
     }
 }

@@ -109,12 +109,19 @@ impl Analyzer {
 
     /// The terms of `text`, in order.
     pub fn tokens(&self, text: &str) -> Vec<String> {
-        let mut raw = Vec::new();
-        self.tokenizer.tokenize(text, &mut raw);
-        raw.into_iter()
-            .filter(|t| !(self.config.stop_words && is_stop_word(t)))
-            .map(|t| self.stemmer.stem(&t))
-            .collect()
+        let mut out = Vec::new();
+        self.for_each_term(text, &mut |t| out.push(t.to_owned()));
+        out
+    }
+
+    /// Calls `f` with each term of `text` (tokenised, stop words removed,
+    /// stemmed), allocating only when the stemmer changes a token.
+    pub fn for_each_term(&self, text: &str, f: &mut dyn FnMut(&str)) {
+        self.tokenizer.for_each_token(text, &mut |t| {
+            if !(self.config.stop_words && is_stop_word(t)) {
+                f(&self.stemmer.stem(t));
+            }
+        });
     }
 }
 

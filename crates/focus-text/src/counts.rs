@@ -8,7 +8,9 @@ use crate::vocab::Vocab;
 
 /// Term counts of `text` (terms without an id are skipped).
 pub fn counts(analyzer: &Analyzer, vocab: &mut dyn Vocab, text: &str) -> SparseVec {
-    SparseVec::from_terms(analyzer.tokens(text).iter().filter_map(|t| vocab.id(t)))
+    let mut ids = Vec::new();
+    analyzer.for_each_term(text, &mut |t| ids.extend(vocab.id(t)));
+    SparseVec::from_terms(ids)
 }
 
 /// Unordered pairs of terms occurring within `window` tokens of each

@@ -2,10 +2,12 @@
 //! or none. The 1999 papers and Bergmark do not stem; Diligenti and BINGO!
 //! do — it is configuration, not code.
 
+use std::borrow::Cow;
+
 /// Reduces a token to its stem.
 pub trait Stemmer: Send + Sync {
-    /// The stem of `token`.
-    fn stem(&self, token: &str) -> String;
+    /// The stem of `token` (borrowed when unchanged: no allocation).
+    fn stem<'a>(&self, token: &'a str) -> Cow<'a, str>;
 }
 
 /// Leaves tokens as they are.
@@ -13,8 +15,8 @@ pub trait Stemmer: Send + Sync {
 pub struct NoStemmer;
 
 impl Stemmer for NoStemmer {
-    fn stem(&self, token: &str) -> String {
-        token.to_owned()
+    fn stem<'a>(&self, token: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(token)
     }
 }
 
@@ -36,8 +38,8 @@ impl std::fmt::Debug for SnowballEnglish {
 }
 
 impl Stemmer for SnowballEnglish {
-    fn stem(&self, token: &str) -> String {
-        self.0.stem(token).into_owned()
+    fn stem<'a>(&self, token: &'a str) -> Cow<'a, str> {
+        self.0.stem(token)
     }
 }
 

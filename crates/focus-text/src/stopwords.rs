@@ -1,6 +1,11 @@
 //! An English stop-word list (the common SMART-derived core), shipped in
 //! the crate so nothing is downloaded at run time.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use xxhash_rust::xxh3::Xxh3Builder;
+
 /// English stop words, sorted.
 pub const ENGLISH: &[&str] = &[
     "a",
@@ -133,9 +138,17 @@ pub const ENGLISH: &[&str] = &[
     "yourselves",
 ];
 
+/// The list as a hash set (a binary search of it was a quarter of
+/// featurisation time).
+static SET: LazyLock<HashSet<&'static str, Xxh3Builder>> =
+    LazyLock::new(|| ENGLISH.iter().copied().collect());
+
+/// Length of the longest stop word: longer tokens skip the lookup.
+const LONGEST: usize = 10;
+
 /// True if `word` (already lower-cased) is an English stop word.
 pub fn is_stop_word(word: &str) -> bool {
-    ENGLISH.binary_search(&word).is_ok()
+    word.len() <= LONGEST && SET.contains(word)
 }
 
 #[cfg(test)]
@@ -145,6 +158,7 @@ mod tests {
     #[test]
     fn list_is_sorted_and_searchable() {
         assert!(ENGLISH.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(ENGLISH.iter().map(|w| w.len()).max(), Some(LONGEST));
         assert!(is_stop_word("the") && is_stop_word("yourselves"));
         assert!(!is_stop_word("bicycle"));
     }

@@ -13,8 +13,14 @@
 
 /// Splits text into tokens.
 pub trait Tokenizer: Send + Sync {
+    /// Calls `f` with each token of `text`, in order, without allocating
+    /// per token (the hot path of featurisation).
+    fn for_each_token(&self, text: &str, f: &mut dyn FnMut(&str));
+
     /// Appends the tokens of `text` to `out`.
-    fn tokenize(&self, text: &str, out: &mut Vec<String>);
+    fn tokenize(&self, text: &str, out: &mut Vec<String>) {
+        self.for_each_token(text, &mut |t| out.push(t.to_owned()));
+    }
 }
 
 /// The word tokenizer of the policy above.
@@ -45,7 +51,7 @@ impl Default for WordTokenizer {
 }
 
 impl WordTokenizer {
-    fn emit(&self, word: &mut String, chars: usize, out: &mut Vec<String>) {
+    fn emit(&self, word: &mut String, chars: usize, f: &mut dyn FnMut(&str)) {
         let w = word.trim_matches('-');
         let n = if w.len() == word.len() {
             chars
@@ -56,24 +62,30 @@ impl WordTokenizer {
             && n <= self.max_len
             && (self.keep_digits || !w.chars().all(|c| c.is_numeric() || c == '-'))
         {
-            out.push(if self.lowercase {
-                w.to_lowercase()
-            } else {
-                w.to_owned()
-            });
+            f(w);
         }
         word.clear();
+    }
+
+    fn push(&self, word: &mut String, c: char) {
+        if !self.lowercase {
+            word.push(c);
+        } else if c.is_ascii() {
+            word.push(c.to_ascii_lowercase());
+        } else {
+            word.extend(c.to_lowercase());
+        }
     }
 }
 
 impl Tokenizer for WordTokenizer {
-    fn tokenize(&self, text: &str, out: &mut Vec<String>) {
-        let mut word = String::new();
+    fn for_each_token(&self, text: &str, f: &mut dyn FnMut(&str)) {
+        let mut word = String::with_capacity(32);
         let mut chars = 0usize;
         let mut it = text.chars().peekable();
         while let Some(c) = it.next() {
             if c.is_alphanumeric() {
-                word.push(c);
+                self.push(&mut word, c);
                 chars += 1;
             } else if (c == '\'' || c == '\u{2019}')
                 && !word.is_empty()
@@ -88,12 +100,12 @@ impl Tokenizer for WordTokenizer {
                 word.push('-');
                 chars += 1;
             } else if !word.is_empty() {
-                self.emit(&mut word, chars, out);
+                self.emit(&mut word, chars, f);
                 chars = 0;
             }
         }
         if !word.is_empty() {
-            self.emit(&mut word, chars, out);
+            self.emit(&mut word, chars, f);
         }
     }
 }
