@@ -102,7 +102,7 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stopped_crawl_resumes_without_refetching() {
+async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("crawl");
     run(&plan(&out, 150, None), Personality::Soft)
@@ -131,6 +131,12 @@ async fn a_stopped_crawl_resumes_without_refetching() {
     run(&plan(&straight, 300, None), Personality::Soft)
         .await
         .unwrap();
+    // The same seed gives the same crawl, page for page.
+    let again = dir.path().join("again");
+    run(&plan(&again, 300, None), Personality::Soft)
+        .await
+        .unwrap();
+    assert_eq!(urls(&straight), urls(&again), "same seed, same crawl");
     let a: HashSet<String> = all.into_iter().collect();
     let b: HashSet<String> = urls(&straight).into_iter().collect();
     let common = a.intersection(&b).count();

@@ -164,10 +164,11 @@ struct Judged {
     follow: bool,
 }
 
-/// Milliseconds since the crawl started: the frontier's clock.
-fn clock_ms(started: Instant) -> u64 {
-    started.elapsed().as_millis() as u64
-}
+/// The frontier's clock advances this much per batch. A logical clock keeps
+/// the crawl's order independent of wall-clock timing (same seed, same
+/// crawl); politeness is still enforced in real time by the fetcher, which
+/// waits only if batches run faster than this tick.
+const TICK_MS: u64 = 50;
 
 fn now_ms() -> u64 {
     SystemTime::now()
@@ -357,6 +358,7 @@ pub async fn run(
     let mut stopped_because = "max pages".to_owned();
     let mut stagnation_report: Option<String> = None;
     let mut last_distilled = fetched / cfg.distill_every.max(1);
+    let mut tick: u64 = 0;
     while fetched < cfg.max_pages {
         if cfg.stop.load(Ordering::Relaxed) {
             stopped_because = "interrupted".into();
@@ -367,16 +369,16 @@ pub async fn run(
             break;
         }
         let room = (cfg.max_pages - fetched).min(cfg.batch as u64) as usize;
-        let now = clock_ms(started);
+        let now = tick * TICK_MS;
         let batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready(now))
             .take(room)
             .collect();
         if batch.is_empty() {
             // Every queued host may be cooling down (politeness, robots.txt
-            // crawl-delay): wait for the first one rather than stop.
+            // crawl-delay): move the clock to the first one rather than stop.
             match frontier.next_ready_at() {
                 Some(at) if at > now => {
-                    tokio::time::sleep(Duration::from_millis(at - now)).await;
+                    tick = at.div_ceil(TICK_MS);
                     continue;
                 }
                 _ => {
@@ -385,6 +387,7 @@ pub async fn run(
                 }
             }
         }
+        tick += 1;
         // Fetch concurrently; results keep the pop order.
         let mut tasks = tokio::task::JoinSet::new();
         for (i, c) in batch.iter().enumerate() {
@@ -419,12 +422,12 @@ pub async fn run(
         .await
         .map_err(|e| CrawlError::Output(format!("analysis task: {e}")))?;
 
-        let now = clock_ms(started);
         for (c, j) in batch.iter().zip(judged) {
-            // The frontier hands a host out again only when the fetcher
-            // would not make us wait for it.
-            let ready_in = parts.fetcher.host_status(&c.host).ready_in;
-            frontier.host_done(&c.host, now + ready_in.as_millis() as u64);
+            // The frontier hands a host out again only after its politeness
+            // interval (robots.txt crawl-delay included), so a batch never
+            // waits on a cooling host.
+            let interval = parts.fetcher.host_status(&c.host).interval;
+            frontier.host_done(&c.host, now + interval.as_millis() as u64);
             let mut new: Vec<QueuedUrl> = Vec::new();
             if let (Some(judgement), true) = (&j.judgement, j.follow) {
                 let verdict = PageVerdict {

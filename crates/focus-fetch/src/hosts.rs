@@ -25,6 +25,9 @@ pub struct HostStatus {
     pub bad: bool,
     /// Failures since the last success.
     pub consecutive_failures: u32,
+    /// The host's politeness interval (the configured minimum, raised by
+    /// its robots.txt `Crawl-delay`).
+    pub interval: Duration,
 }
 
 struct HostState {
@@ -152,6 +155,7 @@ impl Hosts {
                     slow: s.slow,
                     bad: s.bad,
                     consecutive_failures: s.failures,
+                    interval: s.interval,
                 })
             })
             .unwrap_or_default()
