@@ -57,6 +57,7 @@ pub struct ReproConfig {
 #[derive(Debug, Clone)]
 struct Fetched {
     url: String,
+    parent: Option<String>,
     relevance: f64,
     truth: bool,
 }
@@ -93,6 +94,19 @@ impl Crawl {
         self.pages.iter().map(|p| p.url.clone()).collect()
     }
 
+    /// (pages, harvest) of the pages reached through a same-host link and
+    /// of those reached through a cross-host link.
+    fn by_link_kind(&self) -> [(usize, f64); 2] {
+        let mut n = [(0usize, 0usize); 2];
+        for p in &self.pages {
+            let Some(parent) = &p.parent else { continue };
+            let k = usize::from(host_of(parent) != host_of(&p.url));
+            n[k].0 += 1;
+            n[k].1 += usize::from(p.truth);
+        }
+        n.map(|(all, rel)| (all, ratio(rel, all)))
+    }
+
     fn hosts(&self) -> Vec<String> {
         self.pages.iter().map(|p| host_of(&p.url)).collect()
     }
@@ -127,6 +141,7 @@ fn read_pages(dir: &Path) -> Result<Vec<Fetched>, AppError> {
         let v: serde_json::Value = serde_json::from_str(line).map_err(input)?;
         out.push(Fetched {
             url: v["url"].as_str().unwrap_or_default().to_owned(),
+            parent: v["parent"].as_str().map(str::to_owned),
             relevance: v["relevance"].as_f64().unwrap_or(0.0),
             truth: v["relevant_true"].as_bool().unwrap_or(false),
         });
@@ -240,6 +255,7 @@ struct TopicResult {
     label: String,
     share: f64,
     harvest: [(String, f64, f64, f64); 3],
+    soft_links: [(usize, f64); 2],
     url_overlap: f64,
     relevant_overlap: (f64, f64),
     server_overlap: (f64, f64),
@@ -502,6 +518,7 @@ async fn topic(
             h("hard", &hard),
             h("soft", &soft),
         ],
+        soft_links: soft.by_link_kind(),
         url_overlap: last(&url_curve),
         relevant_overlap: (ratio(common, ra.len()), ratio(common, rb.len())),
         server_overlap: (last(&server_ab), last(&server_ba)),
@@ -541,6 +558,17 @@ fn report(cfg: &ReproConfig, results: &[TopicResult]) -> String {
                 r.label, r.share
             );
         }
+    }
+    let _ = writeln!(
+        md,
+        "\nWhere the soft crawl's pages came from (its links ranked only by the parent's \
+         relevance, as the 1999 rule has it):\n\n\
+         | topic | pages via same-host links | their harvest | pages via cross-host links | their harvest |\n\
+         |---|---|---|---|---|"
+    );
+    for r in results {
+        let [(same, hs), (cross, hc)] = r.soft_links;
+        let _ = writeln!(md, "| {} | {same} | {hs:.3} | {cross} | {hc:.3} |", r.label);
     }
     let _ = writeln!(
         md,
@@ -610,4 +638,48 @@ pub async fn chakrabarti(cfg: &ReproConfig) -> Result<String, AppError> {
     let md = report(cfg, &results);
     write(&cfg.out.join("chakrabarti.md"), &md)?;
     Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(url: &str, parent: Option<&str>, truth: bool) -> Fetched {
+        Fetched {
+            url: url.into(),
+            parent: parent.map(Into::into),
+            relevance: 0.0,
+            truth,
+        }
+    }
+
+    #[test]
+    fn coverage_counts_reference_items_found_by_t() {
+        let reference: HashSet<String> = ["a", "b", "c", "d"].map(String::from).into();
+        let test: Vec<String> = ["x", "a", "a", "b", "y"].map(String::from).into();
+        assert_eq!(
+            coverage_curve(&reference, &test, 2),
+            vec![(2, 0.25), (4, 0.5), (5, 0.5)]
+        );
+    }
+
+    #[test]
+    fn link_kinds_split_by_the_parents_host() {
+        let c = Crawl {
+            pages: vec![
+                page("http://a.test/", None, true),
+                page("http://a.test/1", Some("http://a.test/"), true),
+                page("http://a.test/2", Some("http://a.test/"), false),
+                page("http://b.test/", Some("http://a.test/1"), false),
+            ],
+            dir: PathBuf::new(),
+        };
+        assert_eq!(c.by_link_kind(), [(2, 0.5), (1, 0.0)]);
+        assert_eq!(c.hosts(), ["a.test", "a.test", "a.test", "b.test"]);
+        assert!((c.harvest() - 0.5).abs() < 1e-12);
+        assert!(
+            c.harvest_last(2).abs() < 1e-12,
+            "the last two are irrelevant"
+        );
+    }
 }
