@@ -316,7 +316,7 @@ impl Frontier {
                 self.refile(h, now_ms);
                 continue;
             };
-            let url = self.url_of(&s);
+            let (url, s) = self.take_url(s);
             if let Some(q) = self.hosts.get_mut(h as usize) {
                 if url.is_ok() {
                     q.in_flight += 1;
@@ -324,7 +324,6 @@ impl Frontier {
                 }
             }
             self.refile(h, now_ms);
-            self.forget_url(&s.url);
             if let Ok(url) = url {
                 self.stats.popped += 1;
                 return Some(self.candidate(&s, url));
@@ -365,11 +364,10 @@ impl Frontier {
                 continue;
             }
             if let Some(s) = self.release_slot(slot) {
-                match self.url_of(&s) {
-                    Ok(url) => drained.push(self.candidate(&s, url)),
-                    Err(_) => self.stats.spill_errors += 1,
+                match self.take_url(s) {
+                    (Ok(url), s) => drained.push(self.candidate(&s, url)),
+                    (Err(_), _) => self.stats.spill_errors += 1,
                 }
-                self.forget_url(&s.url);
             }
         }
         self.stats.dropped_bad_host += drained.len() as u64;
@@ -440,10 +438,20 @@ impl Frontier {
     }
 
     fn file_in_host(&mut self, host: u32, key: Key, slot: u32) {
-        if let Some(q) = self.hosts.get_mut(host as usize) {
-            q.waiting.push(Reverse((key, slot)));
+        let Some(q) = self.hosts.get_mut(host as usize) else {
+            return;
+        };
+        q.waiting.push(Reverse((key, slot)));
+        // A ready host moves only if its best URL improved; a cooling host
+        // is re-filed when it wakes. Skipping the rest keeps a push from
+        // touching the ready set and the host's best slot.
+        let moves = match q.ready_rank {
+            Some(rank) => self.discipline.host_key(key, q.serverload) < rank,
+            None => !q.cooling,
+        };
+        if moves {
+            self.refile(host, 0);
         }
-        self.refile(host, 0);
     }
 
     /// Applies `change` to a queued slot and re-keys it (keeping its
@@ -576,12 +584,36 @@ impl Frontier {
                 let sp = self.spill.as_ref().ok_or(FrontierError::NoSpill)?;
                 Ok(sp.read(*off)?.parse()?)
             }
+            UrlRef::Taken => Err(FrontierError::NoSpill),
         }
+    }
+
+    /// Moves the URL out of a slot leaving the frontier (no copy when it
+    /// is in memory, one read when spilled) and releases its storage.
+    fn take_url(&mut self, mut s: Slot) -> (Result<CanonicalUrl, FrontierError>, Slot) {
+        let url = match std::mem::replace(&mut s.url, UrlRef::Taken) {
+            UrlRef::Mem(u) => {
+                self.mem_urls -= 1;
+                Ok(*u)
+            }
+            UrlRef::Disk(at) => {
+                let read = self
+                    .spill
+                    .as_ref()
+                    .ok_or(FrontierError::NoSpill)
+                    .and_then(|sp| Ok(sp.read(at)?.parse()?));
+                self.forget_url(&UrlRef::Disk(at));
+                read
+            }
+            UrlRef::Taken => Err(FrontierError::NoSpill),
+        };
+        (url, s)
     }
 
     fn forget_url(&mut self, url: &UrlRef) {
         match url {
             UrlRef::Mem(_) => self.mem_urls -= 1,
+            UrlRef::Taken => {}
             UrlRef::Disk(_) => {
                 if let Some(sp) = self.spill.as_mut() {
                     if sp.release().is_err() {

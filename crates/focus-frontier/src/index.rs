@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use focus_core::{CanonicalUrl, PageId};
 
 use crate::discipline::Key;
+use crate::spill::SpillRef;
 use crate::tunnel::TunnelState;
 
 /// Slot value of a URL that was handed out (or drained): seen, not queued.
@@ -39,8 +40,10 @@ pub(crate) type IdMap = HashMap<PageId, u32, BuildHasherDefault<IdHasher>>;
 pub(crate) enum UrlRef {
     /// In memory.
     Mem(Box<CanonicalUrl>),
-    /// At this offset of the spill file.
-    Disk(u64),
+    /// In the spill file.
+    Disk(SpillRef),
+    /// Moved out of a slot that is leaving the frontier.
+    Taken,
 }
 
 /// A queued URL without its string.
