@@ -169,6 +169,7 @@ async fn crawl(
         connect_to: vec![],
         max_pages: cfg.pages,
         time_limit: None,
+        concurrency: focus_cli::DEFAULT_CONCURRENCY,
         out: dir.clone(),
         seed: cfg.seed,
         resume: false,

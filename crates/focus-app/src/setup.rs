@@ -150,6 +150,7 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     let mut cfg = CrawlConfig::new(plan.out.clone());
     cfg.max_pages = plan.max_pages;
     cfg.time_limit = plan.time_limit;
+    cfg.batch = plan.concurrency;
     cfg.seed = plan.seed;
     cfg.resume = plan.resume;
     let stop = cfg.stop.clone();

@@ -16,6 +16,7 @@ fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
         connect_to: vec![],
         max_pages: pages,
         time_limit: None,
+        concurrency: focus_cli::DEFAULT_CONCURRENCY,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,

@@ -12,4 +12,4 @@ mod args;
 mod plan;
 
 pub use args::{parse_duration, CrawlArgs};
-pub use plan::{Baseline, CrawlPlan, PlanError, TopicSource};
+pub use plan::{Baseline, CrawlPlan, PlanError, TopicSource, DEFAULT_CONCURRENCY};

@@ -36,6 +36,9 @@ pub enum Baseline {
     BreadthFirst,
 }
 
+/// URLs fetched at once unless `--concurrency` says otherwise.
+pub const DEFAULT_CONCURRENCY: usize = 32;
+
 /// A validated crawl plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlPlan {
@@ -47,6 +50,8 @@ pub struct CrawlPlan {
     pub max_pages: u64,
     /// Stop after this long.
     pub time_limit: Option<Duration>,
+    /// URLs fetched at once (one batch, at most one per host).
+    pub concurrency: usize,
     /// Output directory.
     pub out: PathBuf,
     /// Seed of every random choice.
@@ -69,12 +74,18 @@ pub enum PlanError {
     /// `--max-pages 0`.
     #[error("--max-pages must be at least 1")]
     NoPages,
+    /// `--concurrency 0`.
+    #[error("--concurrency must be at least 1")]
+    NoConcurrency,
 }
 
 impl CrawlPlan {
     pub(crate) fn from_args(a: &CrawlArgs) -> Result<Self, PlanError> {
         if a.max_pages == 0 {
             return Err(PlanError::NoPages);
+        }
+        if a.concurrency == 0 {
+            return Err(PlanError::NoConcurrency);
         }
         let source = match (&a.examples, &a.seeds) {
             (Some(dir), Some(seeds)) => {
@@ -105,6 +116,7 @@ impl CrawlPlan {
             connect_to: a.connect_to.clone(),
             max_pages: a.max_pages,
             time_limit: a.time_limit,
+            concurrency: a.concurrency,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,
@@ -141,6 +153,7 @@ mod tests {
             }
         );
         assert_eq!(p.max_pages, 5000);
+        assert_eq!(p.concurrency, 32);
         assert_eq!(p.baseline, None);
     }
 
@@ -159,11 +172,14 @@ mod tests {
             "10",
             "--time-limit",
             "5m",
+            "--concurrency",
+            "4",
             "--unfocused",
         ])
         .unwrap();
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
         assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
+        assert_eq!(p.concurrency, 4);
         assert_eq!(p.baseline, Some(Baseline::Random));
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
     }
@@ -183,6 +199,7 @@ mod tests {
             TopicSource::Websim { seeds: Some(_), .. }
         ));
         assert_eq!(plan(&["--max-pages", "0"]), Err(PlanError::NoPages));
+        assert_eq!(plan(&["--concurrency", "0"]), Err(PlanError::NoConcurrency));
         assert!(Cli::try_parse_from(["bin", "--bfs", "--unfocused"]).is_err());
     }
 }
