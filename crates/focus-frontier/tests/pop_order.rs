@@ -2,7 +2,7 @@
 //! handed out twice, raises never lower, busy/cooling/bad hosts are never
 //! handed out while another host is ready, topic caps hold.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use focus_core::{Canonicalizer, PageId};
 use focus_frontier::{Candidate, Discipline, Frontier, PushResult, TopicCaps};
@@ -163,6 +163,71 @@ proptest! {
         prop_assert_eq!(drain(&mut a), drain(&mut b));
         prop_assert_eq!(b.stats().spill_errors, 0);
         prop_assert_eq!(b.stats().spill_bytes, 0);
+    }
+
+    /// Interleaved pushes (new URLs and raises), pops and cool-downs,
+    /// checked against a plain model: every pop is the best queued URL
+    /// among hosts that are neither in flight nor cooling, and nothing is
+    /// popped while every such host is empty.
+    #[test]
+    fn interleaved_dispatch_matches_a_model(
+        ops in prop::collection::vec((0u8..4, 0u8..5, 0u16..30, 0.0f64..1.0, 0u64..40), 1..200),
+    ) {
+        let mut f = Frontier::new(Discipline::BestFirst);
+        // id -> (host, priority) of queued URLs; fetched ids; hosts in
+        // flight; when each host may be contacted again.
+        let mut queued: HashMap<PageId, (u8, f64)> = HashMap::new();
+        let mut fetched: HashSet<PageId> = HashSet::new();
+        let mut in_flight: HashMap<u8, PageId> = HashMap::new();
+        let mut ready_at: HashMap<u8, u64> = HashMap::new();
+        let mut now = 0u64;
+        for (op, h, path, prio, dt) in ops {
+            match op {
+                0 | 1 => {
+                    let c = cand(h, path, 0, prio);
+                    let r = f.push(c.clone());
+                    if fetched.contains(&c.id) {
+                        prop_assert_eq!(r, PushResult::AlreadySeen);
+                    } else if let Some(q) = queued.get_mut(&c.id) {
+                        prop_assert_eq!(r == PushResult::Raised, prio > q.1);
+                        q.1 = q.1.max(prio);
+                    } else {
+                        prop_assert_eq!(r, PushResult::Queued);
+                        queued.insert(c.id, (h, prio));
+                    }
+                }
+                2 => {
+                    let eligible = |host: u8| {
+                        !in_flight.contains_key(&host)
+                            && ready_at.get(&host).is_none_or(|t| *t <= now)
+                    };
+                    let best = queued
+                        .values()
+                        .filter(|(host, _)| eligible(*host))
+                        .map(|(_, p)| *p)
+                        .fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))));
+                    match (f.pop_ready(now), best) {
+                        (Some(c), Some(b)) => {
+                            prop_assert_eq!(c.priority, b);
+                            let (host, _) = queued.remove(&c.id).unwrap();
+                            prop_assert!(eligible(host));
+                            fetched.insert(c.id);
+                            in_flight.insert(host, c.id);
+                        }
+                        (None, None) => {}
+                        (got, want) => prop_assert!(false, "popped {:?}, model wanted {:?}", got.map(|c| c.priority), want),
+                    }
+                }
+                _ => {
+                    if in_flight.remove(&h).is_some() {
+                        f.host_done(&cand(h, 0, 0, 0.0).host, now + dt);
+                        ready_at.insert(h, now + dt);
+                    }
+                    now += dt / 4;
+                }
+            }
+        }
+        prop_assert_eq!(f.len(), queued.len());
     }
 
     #[test]
