@@ -3,7 +3,8 @@
 //! queued URLs over 1,000 hosts, then time min(N/10, 100,000) steady-state
 //! pops and pushes at that size, and report resident memory (VmRSS).
 //!
-//! `cargo run --release -p focus-frontier --example frontier_bench -- 10000 1000000 10000000`
+//! `cargo run --release -p focus-frontier --example frontier_bench -- 10000 1000000 10000000 [mem=N]`
+//! (`mem=N`: URLs kept in memory, the rest in the cold tier; default 10^6)
 
 use std::time::Instant;
 
@@ -45,6 +46,9 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
+    let mem_urls = std::env::args()
+        .find_map(|a| a.strip_prefix("mem=")?.parse().ok())
+        .unwrap_or(MEM_URLS);
     let sizes = if sizes.is_empty() {
         vec![10_000, 1_000_000]
     } else {
@@ -58,7 +62,7 @@ fn main() {
     for n in sizes {
         let dir = tempfile::tempdir().unwrap();
         let mut f = Frontier::new(Discipline::Lexicographic)
-            .with_spill(dir.path(), MEM_URLS)
+            .with_spill(dir.path(), mem_urls)
             .unwrap();
         let mut push_time = 0.0;
         let mut next = 0;

@@ -1,6 +1,6 @@
 //! The frontier proper: seen set, queued slots, per-host back queues, the
 //! ready/cooling host sets that make dispatch polite, BINGO!'s per-topic
-//! incoming/outgoing queues and the URL spill.
+//! incoming/outgoing queues, and the cold tier's bookkeeping.
 //!
 //! Host states: *ready* (live waiting URLs, under its in-flight limit,
 //! cool-down over: filed in `ready` by its best URL's key), *cooling*
@@ -15,12 +15,21 @@ use focus_core::{CanonicalUrl, HostKey, PageId};
 use serde::Serialize;
 
 use crate::candidate::Candidate;
+use crate::cold::{RecordFile, RUN_AT};
 use crate::discipline::{Discipline, Key, Sortable};
 use crate::host_queue::{HostQueue, HostRank};
-use crate::index::{IdMap, Slot, Slots, UrlRef, HANDED_OUT};
+use crate::index::{Entry, IdMap, Slot, Slots, State, UrlRef, HANDED_OUT};
 use crate::spill::Spill;
 use crate::topics::{TopicCaps, TopicQueue};
 use crate::FrontierError;
+
+mod cold_tier;
+
+use cold_tier::entry_of;
+
+/// Pending cold records over all hosts that make every host write its
+/// pending buffer out as a run (bounds the memory they hold).
+const PENDING_CAP: usize = 1 << 18;
 
 /// What a push did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,12 +65,13 @@ pub struct FrontierStats {
     pub popped: u64,
     /// URLs put back for another try.
     pub retried: u64,
-    /// URLs whose string was written to the spill file.
+    /// URLs filed in the cold tier (or whose string was spilled).
     pub spilled: u64,
-    /// Spill-file errors (URL kept in memory, or lost when unreadable).
+    /// Cold-tier and spill-file errors (a URL kept in memory, or lost when
+    /// unreadable).
     pub spill_errors: u64,
-    /// Bytes in the spill file (it is truncated whenever no spilled URL is
-    /// queued).
+    /// Bytes in the cold tier's and the spill file (each is truncated
+    /// whenever nothing in it is queued).
     pub spill_bytes: u64,
 }
 
@@ -80,6 +90,12 @@ pub struct Frontier {
     cooling: BinaryHeap<Reverse<(u64, u32)>>,
     topics: HashMap<u32, TopicQueue>,
     spill: Option<Spill>,
+    /// The cold tier's runs (with a spill directory).
+    records: Option<RecordFile>,
+    /// Cold records waiting in hosts' pending buffers.
+    cold_pending: usize,
+    /// Pending cold records of one host that are written out as a run.
+    cold_run_len: usize,
     mem_url_bound: usize,
     mem_urls: usize,
     seq: u64,
@@ -102,6 +118,9 @@ impl Frontier {
             cooling: BinaryHeap::new(),
             topics: HashMap::new(),
             spill: None,
+            records: None,
+            cold_pending: 0,
+            cold_run_len: RUN_AT,
             mem_url_bound: usize::MAX,
             mem_urls: 0,
             seq: 0,
@@ -109,12 +128,23 @@ impl Frontier {
         }
     }
 
-    /// Keeps at most `mem_urls` URL strings in memory; the rest go to an
-    /// unnamed temp file in `dir` (deleted when the frontier is dropped).
+    /// Keeps at most `mem_urls` queued URLs in memory; the rest go to the
+    /// cold tier: per-host sorted runs in unnamed temp files in `dir`
+    /// (deleted when the frontier is dropped). With topic caps every URL
+    /// stays in memory and only URL strings beyond the bound are spilled.
     pub fn with_spill(mut self, dir: &Path, mem_urls: usize) -> Result<Self, FrontierError> {
         self.spill = Some(Spill::new(dir)?);
+        self.records = Some(RecordFile::new(dir)?);
         self.mem_url_bound = mem_urls;
         Ok(self)
+    }
+
+    /// Writes a host's cold URLs out as a sorted run once `n` (≥ 1) of them
+    /// are pending (default 256): fewer holds less in memory, more makes
+    /// fewer, longer runs.
+    pub fn with_cold_run_len(mut self, n: usize) -> Self {
+        self.cold_run_len = n.max(1);
+        self
     }
 
     /// Allows up to `n` (≥ 1) URLs of one host in flight at once.
@@ -160,7 +190,8 @@ impl Frontier {
         FrontierStats {
             queued: self.queued as u64,
             seen: self.ids.len() as u64,
-            spill_bytes: self.spill.as_ref().map_or(0, Spill::bytes),
+            spill_bytes: self.spill.as_ref().map_or(0, Spill::bytes)
+                + self.records.as_ref().map_or(0, RecordFile::bytes),
             ..self.stats
         }
     }
@@ -172,16 +203,22 @@ impl Frontier {
 
     /// The priority of a queued URL.
     pub fn priority_of(&self, id: PageId) -> Option<f64> {
-        let slot = *self.ids.get(&id)?;
-        self.slots.get(slot).map(|s| s.priority)
+        match self.ids.get(&id)?.state() {
+            State::Hot(slot) => self.slots.get(slot).map(|s| s.priority),
+            State::HandedOut => None,
+            State::Pending(_) | State::File(_) => self.cold_rec(id).map(|r| r.priority),
+        }
     }
 
     /// A queued URL's insertion rank, the last tie-break of every order.
     /// Persist it with the URL and re-push in this order on resume, so the
     /// resumed frontier breaks ties exactly as the original did.
     pub fn seq_of(&self, id: PageId) -> Option<u64> {
-        let slot = *self.ids.get(&id)?;
-        self.slots.get(slot).map(|s| s.key.seq)
+        match self.ids.get(&id)?.state() {
+            State::Hot(slot) => self.slots.get(slot).map(|s| s.key.seq),
+            State::HandedOut => None,
+            State::Pending(_) | State::File(_) => self.cold_rec(id).map(|r| r.key.seq),
+        }
     }
 
     /// Counts one past fetch from `host` in its server load (the VLDB
@@ -206,10 +243,21 @@ impl Frontier {
     /// Every queued candidate (arbitrary order), to persist them; URLs that
     /// cannot be read back from the spill file are an error.
     pub fn snapshot(&self) -> Result<Vec<Candidate>, FrontierError> {
-        self.slots
+        let mut out: Vec<Candidate> = self
+            .slots
             .iter()
             .map(|s| Ok(self.candidate(s, self.url_of(s)?)))
-            .collect()
+            .collect::<Result<_, FrontierError>>()?;
+        if let Some(file) = self.records.as_ref() {
+            for q in &self.hosts {
+                for (rec, at) in q.cold.all(file)? {
+                    if self.ids.get(&rec.id) == Some(&entry_of(&rec, at)) {
+                        out.push(self.cold_candidate(&rec)?);
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Ids of URLs handed out (or drained): on resume, feed them to
@@ -234,12 +282,31 @@ impl Frontier {
             self.stats.dropped_bad_host += 1;
             return PushResult::Dropped;
         }
-        match self.ids.get(&c.id).copied() {
-            Some(HANDED_OUT) => {
+        match self.ids.get(&c.id).map(|e| e.state()) {
+            Some(State::HandedOut) => {
                 self.stats.duplicates += 1;
                 PushResult::AlreadySeen
             }
-            Some(slot) => {
+            Some(State::Pending(_) | State::File(_)) => {
+                let old = self.cold_rec(c.id);
+                match old {
+                    Some(old) if c.priority > old.priority && self.discipline.uses_priority() => {
+                        self.cold_raise(old, |r| {
+                            r.priority = c.priority;
+                            r.tunnel = c.tunnel.off_topic_steps;
+                            r.has_parent = c.parent.is_some();
+                            r.parent = c.parent.map_or(0, |p| p.0);
+                        });
+                        self.stats.raised += 1;
+                        PushResult::Raised
+                    }
+                    _ => {
+                        self.stats.duplicates += 1;
+                        PushResult::AlreadySeen
+                    }
+                }
+            }
+            Some(State::Hot(slot)) => {
                 let better = self
                     .slots
                     .get(slot)
@@ -293,9 +360,18 @@ impl Frontier {
     pub fn raise_to_max(&mut self, ids: &[PageId]) -> usize {
         let mut n = 0;
         for id in ids {
-            if let Some(&slot) = self.ids.get(id).filter(|s| **s != HANDED_OUT) {
-                self.reposition(slot, |s| s.priority = 1.0);
-                n += 1;
+            match self.ids.get(id).map(|e| e.state()) {
+                None | Some(State::HandedOut) => {}
+                Some(State::Pending(_) | State::File(_)) => {
+                    if let Some(old) = self.cold_rec(*id) {
+                        self.cold_raise(old, |r| r.priority = 1.0);
+                        n += 1;
+                    }
+                }
+                Some(State::Hot(slot)) => {
+                    self.reposition(slot, |s| s.priority = 1.0);
+                    n += 1;
+                }
             }
         }
         self.stats.raised += n as u64;
@@ -306,9 +382,39 @@ impl Frontier {
     pub fn pop_ready(&mut self, now_ms: u64) -> Option<Candidate> {
         self.wake_cooled(now_ms);
         loop {
-            let (_, h) = self.ready.pop_first()?;
+            let (rank, h) = self.ready.pop_first()?;
             let q = self.hosts.get_mut(h as usize)?;
             q.ready_rank = None;
+            // A host filed under a key it no longer has (its best cold
+            // record was superseded and compacted away) is filed again.
+            let now_best = q.best_key(&self.slots);
+            if now_best.map(|b| self.discipline.host_key(b, q.serverload)) != Some(rank) {
+                self.refile(h, now_ms);
+                continue;
+            }
+            let Some(q) = self.hosts.get_mut(h as usize) else {
+                continue;
+            };
+            if q.cold_first(&self.slots) {
+                match self.pop_cold(h) {
+                    Ok(Some(c)) => {
+                        if let Some(q) = self.hosts.get_mut(h as usize) {
+                            q.in_flight += 1;
+                            q.serverload += 1;
+                        }
+                        self.refile(h, now_ms);
+                        self.stats.popped += 1;
+                        return Some(c);
+                    }
+                    Ok(None) => {}
+                    Err(_) => self.stats.spill_errors += 1,
+                }
+                self.refile(h, now_ms);
+                continue;
+            }
+            let Some(q) = self.hosts.get_mut(h as usize) else {
+                continue;
+            };
             let Some((_, slot)) = q.pop_best(&self.slots) else {
                 continue;
             };
@@ -370,6 +476,31 @@ impl Frontier {
                 }
             }
         }
+        let pending = self
+            .hosts
+            .get(h as usize)
+            .map_or(0, |q| q.cold.pending_len());
+        let cold = match (self.hosts.get_mut(h as usize), self.records.as_mut()) {
+            (Some(q), Some(file)) => q.cold.drain(file),
+            _ => Ok(Vec::new()),
+        };
+        self.cold_pending -= pending;
+        match cold {
+            Ok(recs) => {
+                for (rec, at) in recs {
+                    if self.ids.get(&rec.id) != Some(&entry_of(&rec, at)) {
+                        continue;
+                    }
+                    self.ids.insert(rec.id, HANDED_OUT);
+                    self.queued -= 1;
+                    match self.cold_candidate(&rec) {
+                        Ok(c) => drained.push(c),
+                        Err(_) => self.stats.spill_errors += 1,
+                    }
+                }
+            }
+            Err(_) => self.stats.spill_errors += 1,
+        }
         self.stats.dropped_bad_host += drained.len() as u64;
         drained
     }
@@ -386,7 +517,7 @@ impl Frontier {
         self.hosts
             .iter_mut()
             .filter(|q| !q.bad && q.in_flight < limit)
-            .filter_map(|q| q.best(slots).map(|_| q.ready_at))
+            .filter_map(|q| (q.best(slots).is_some() || q.cold.records > 0).then_some(q.ready_at))
             .min()
     }
 
@@ -407,6 +538,9 @@ impl Frontier {
             self.stats.dropped_topic_cap += 1;
             return PushResult::Dropped;
         };
+        if self.insert_cold(&c, host, key) {
+            return PushResult::Queued;
+        }
         let url = self.store_url(c.url);
         let slot = self.slots.insert(Slot {
             key,
@@ -422,7 +556,7 @@ impl Frontier {
             parked,
             url,
         });
-        self.ids.insert(c.id, slot);
+        self.ids.insert(c.id, Entry::hot(slot));
         self.queued += 1;
         if let Some(t) = c.layer.and_then(|l| self.topics.get_mut(&l)) {
             if parked {
@@ -442,9 +576,17 @@ impl Frontier {
             return;
         };
         q.waiting.push(Reverse((key, slot)));
-        // A ready host moves only if its best URL improved; a cooling host
-        // is re-filed when it wakes. Skipping the rest keeps a push from
-        // touching the ready set and the host's best slot.
+        self.consider(host, key);
+    }
+
+    /// Re-files host `host` if an entry with `key` just arrived and may
+    /// change its place: a ready host moves only if its best URL improved;
+    /// a cooling host is re-filed when it wakes. Skipping the rest keeps a
+    /// push from touching the ready set and the host's best slot.
+    fn consider(&mut self, host: u32, key: Key) {
+        let Some(q) = self.hosts.get_mut(host as usize) else {
+            return;
+        };
         let moves = match q.ready_rank {
             Some(rank) => self.discipline.host_key(key, q.serverload) < rank,
             None => !q.cooling,
@@ -654,7 +796,7 @@ impl Frontier {
         if q.bad || q.in_flight >= self.max_in_flight_per_host {
             return;
         }
-        let Some((best, _)) = q.best(&self.slots) else {
+        let Some(best) = q.best_key(&self.slots) else {
             return;
         };
         if q.ready_at <= now_ms || q.ready_at == 0 {

@@ -8,6 +8,7 @@ use std::collections::BinaryHeap;
 
 use focus_core::HostKey;
 
+use crate::cold::ColdQueue;
 use crate::discipline::Key;
 use crate::index::Slots;
 
@@ -31,6 +32,8 @@ pub(crate) struct HostQueue {
     pub(crate) ready_rank: Option<HostRank>,
     /// True while the host has an entry in the cooling heap.
     pub(crate) cooling: bool,
+    /// Its URLs in the cold tier.
+    pub(crate) cold: ColdQueue,
 }
 
 impl HostQueue {
@@ -44,6 +47,7 @@ impl HostQueue {
             bad: false,
             ready_rank: None,
             cooling: false,
+            cold: ColdQueue::default(),
         }
     }
 
@@ -56,6 +60,24 @@ impl HostQueue {
             self.waiting.pop();
         }
         None
+    }
+
+    /// The key of the best entry, hot or cold (a cold one may be stale).
+    pub(crate) fn best_key(&mut self, slots: &Slots) -> Option<Key> {
+        let hot = self.best(slots).map(|(k, _)| k);
+        match (hot, self.cold.best_key()) {
+            (Some(h), Some(c)) => Some(h.min(c)),
+            (h, c) => h.or(c),
+        }
+    }
+
+    /// True when the best entry is in the cold tier.
+    pub(crate) fn cold_first(&mut self, slots: &Slots) -> bool {
+        match (self.best(slots), self.cold.best_key()) {
+            (Some((h, _)), Some(c)) => c < h,
+            (None, Some(_)) => true,
+            _ => false,
+        }
     }
 
     /// Removes and returns the best live entry.

@@ -1,6 +1,6 @@
 //! Compact bookkeeping for queued URLs: a slot arena (about 88 bytes per
 //! queued URL, URL string excluded) and one hash map from page id to slot
-//! that is also the seen set (`HANDED_OUT` marks URLs already given out).
+//! that is also the seen set ([`Entry`]: in memory, handed out, or cold).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -11,8 +11,52 @@ use crate::discipline::Key;
 use crate::spill::SpillRef;
 use crate::tunnel::TunnelState;
 
-/// Slot value of a URL that was handed out (or drained): seen, not queued.
-pub(crate) const HANDED_OUT: u32 = u32::MAX;
+/// What the id map knows of a URL, packed in a `u64` (2 tag bits): queued
+/// in memory (its slot), handed out (or drained), or queued in the cold
+/// tier — pending in its host's buffer, or at an offset of the records file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Entry(u64);
+
+/// An [`Entry`] unpacked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    Hot(u32),
+    HandedOut,
+    /// In the pending buffer of this host.
+    Pending(u32),
+    /// At this offset of the records file.
+    File(u64),
+}
+
+const TAG_SHIFT: u32 = 62;
+const PAYLOAD: u64 = (1 << TAG_SHIFT) - 1;
+
+/// Seen and no longer queued.
+pub(crate) const HANDED_OUT: Entry = Entry(1 << TAG_SHIFT);
+
+impl Entry {
+    pub(crate) fn hot(slot: u32) -> Self {
+        Self(u64::from(slot))
+    }
+
+    pub(crate) fn pending(host: u32) -> Self {
+        Self(2 << TAG_SHIFT | u64::from(host))
+    }
+
+    pub(crate) fn file(offset: u64) -> Self {
+        Self(3 << TAG_SHIFT | (offset & PAYLOAD))
+    }
+
+    pub(crate) fn state(self) -> State {
+        let payload = self.0 & PAYLOAD;
+        match self.0 >> TAG_SHIFT {
+            0 => State::Hot(payload as u32),
+            1 => State::HandedOut,
+            2 => State::Pending(payload as u32),
+            _ => State::File(payload),
+        }
+    }
+}
 
 /// Page ids are already XXH3 hashes: the map only needs to mix them once.
 #[derive(Default)]
@@ -32,8 +76,8 @@ impl Hasher for IdHasher {
     }
 }
 
-/// id → slot (or `HANDED_OUT`).
-pub(crate) type IdMap = HashMap<PageId, u32, BuildHasherDefault<IdHasher>>;
+/// id → [`Entry`]: the seen set and where each queued URL is.
+pub(crate) type IdMap = HashMap<PageId, Entry, BuildHasherDefault<IdHasher>>;
 
 /// Where a queued URL's string lives.
 #[derive(Debug)]
@@ -123,6 +167,17 @@ impl Slots {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        assert_eq!(Entry::hot(7).state(), State::Hot(7));
+        assert_eq!(Entry::hot(u32::MAX).state(), State::Hot(u32::MAX));
+        assert_eq!(HANDED_OUT.state(), State::HandedOut);
+        assert_eq!(Entry::pending(3).state(), State::Pending(3));
+        assert_eq!(Entry::file(1 << 40).state(), State::File(1 << 40));
+        assert_ne!(Entry::pending(3), Entry::file(3));
+        assert_eq!(std::mem::size_of::<Entry>(), 8);
+    }
 
     #[test]
     fn slot_stays_small() {

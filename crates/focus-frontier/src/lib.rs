@@ -14,8 +14,10 @@
 //!   cutoff and a priority decay of 0.5 per step.
 //!
 //! * Memory — a compact slot per queued URL and one id map that is also the
-//!   seen set; URL strings beyond a bound spill to an append-only temp file
-//!   (the only I/O, in `spill`).
+//!   seen set. With a spill directory, URLs beyond a bound go to the cold
+//!   tier: per-host sorted runs of records (URL included) in a temp file,
+//!   merged on pop and compacted by size tiers (the only I/O, in `cold`;
+//!   `spill` holds URL strings of topic-capped frontiers).
 //!
 //! Deterministic: time is passed in as milliseconds, random order is
 //! seeded. Depends on `focus-core` only; it must not depend on the
@@ -24,6 +26,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod candidate;
+mod cold;
 mod discipline;
 mod frontier;
 mod host_queue;

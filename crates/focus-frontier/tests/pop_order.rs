@@ -230,6 +230,72 @@ proptest! {
         prop_assert_eq!(f.len(), queued.len());
     }
 
+    /// The cold tier changes nothing but memory: pushes, raises, hub
+    /// raises, pops, retries and a bad host give the same answers as an
+    /// in-memory frontier, whatever the bound and run length.
+    #[test]
+    fn the_cold_tier_changes_nothing_but_memory(
+        ops in prop::collection::vec((0u8..10, 0u8..5, 0u16..40, 0.0f64..1.0), 1..400),
+        bound in 0usize..30,
+        run in 1usize..6,
+        discipline in prop_oneof![
+            Just(Discipline::Lexicographic),
+            Just(Discipline::BestFirst),
+            Just(Discipline::BreadthFirst),
+            Just(Discipline::Layered { layers: 3 }),
+        ],
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = Frontier::new(discipline);
+        let mut b = Frontier::new(discipline)
+            .with_spill(dir.path(), bound)
+            .unwrap()
+            .with_cold_run_len(run);
+        let mut out = Vec::new();
+        for (op, h, path, prio) in ops {
+            let mut c = cand(h, path, u32::from(path % 4), prio);
+            c.layer = Some(u32::from(path % 3));
+            let id = c.id;
+            match op {
+                0..=5 => prop_assert_eq!(a.push(c.clone()), b.push(c)),
+                6 | 7 => {
+                    let (x, y) = (a.pop_ready(0), b.pop_ready(0));
+                    prop_assert_eq!(&x, &y);
+                    if let Some(x) = x {
+                        a.host_done(&x.host, 0);
+                        b.host_done(&x.host, 0);
+                        out.push(x);
+                    }
+                }
+                8 => {
+                    let ids = [id, cand(h, path / 2, 0, 0.0).id];
+                    prop_assert_eq!(a.raise_to_max(&ids), b.raise_to_max(&ids));
+                }
+                _ => {
+                    if h == 4 && path < 4 {
+                        let (mut x, mut y) = (a.mark_bad(&c.host), b.mark_bad(&c.host));
+                        x.sort_by_key(|c| c.id);
+                        y.sort_by_key(|c| c.id);
+                        prop_assert_eq!(x, y);
+                    } else if let Some(old) = out.pop() {
+                        prop_assert_eq!(a.retry(old.clone()), b.retry(old));
+                    }
+                }
+            }
+            prop_assert_eq!(a.len(), b.len());
+            prop_assert_eq!(a.priority_of(id), b.priority_of(id));
+        }
+        let mut sa = a.snapshot().unwrap();
+        let mut sb = b.snapshot().unwrap();
+        sa.sort_by_key(|c| c.id);
+        sb.sort_by_key(|c| c.id);
+        prop_assert_eq!(sa, sb);
+        prop_assert_eq!(drain(&mut a), drain(&mut b));
+        prop_assert_eq!(b.stats().spill_errors, 0);
+        prop_assert_eq!(b.stats().spill_bytes, 0);
+        prop_assert!(b.is_exhausted());
+    }
+
     #[test]
     fn busy_cooling_and_bad_hosts_wait_while_others_are_ready(items in items(), now in 0u64..100) {
         let mut f = Frontier::new(Discipline::BestFirst);
