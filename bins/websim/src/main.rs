@@ -66,8 +66,7 @@ fn main() -> anyhow::Result<()> {
         None => WebConfig::default(),
     };
     if let Some(p) = cli.pages {
-        config.pages = p;
-        config.hosts = config.hosts.max(p / 50).min(p);
+        config = config.with_pages(p);
     }
     let web = Web::new(config, cli.seed)?;
     match cli.cmd {

@@ -165,6 +165,7 @@ async fn crawl(
         source: TopicSource::Websim {
             good: vec![good.to_owned()],
             seeds: Some(seeds.to_path_buf()),
+            pages: None,
         },
         connect_to: vec![],
         max_pages: cfg.pages,

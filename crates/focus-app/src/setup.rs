@@ -55,11 +55,13 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     let canon = Canonicalizer::default();
     let mut websim = None;
     let (fetcher, taxonomy, examples, seeds, truth) = match &plan.source {
-        TopicSource::Websim { good, seeds } => {
-            let web = Arc::new(
-                Web::new(WebConfig::default(), plan.seed)
-                    .map_err(|e| AppError::Input(e.to_string()))?,
-            );
+        TopicSource::Websim { good, seeds, pages } => {
+            let config = match pages {
+                Some(n) => WebConfig::default().with_pages(*n),
+                None => WebConfig::default(),
+            };
+            let web =
+                Arc::new(Web::new(config, plan.seed).map_err(|e| AppError::Input(e.to_string()))?);
             let server = focus_websim::serve(
                 web.clone(),
                 "127.0.0.1:0"

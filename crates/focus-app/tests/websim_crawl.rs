@@ -12,6 +12,7 @@ fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
         source: TopicSource::Websim {
             good: vec![],
             seeds: None,
+            pages: None,
         },
         connect_to: vec![],
         max_pages: pages,

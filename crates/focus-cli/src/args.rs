@@ -45,6 +45,12 @@ pub struct CrawlArgs {
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY, value_name = "N")]
     pub concurrency: usize,
 
+    /// Size of the embedded websim in pages (default: its default web of
+    /// 200,000). A bigger web of the same model has proportionally bigger
+    /// topics, so a long crawl does not run out of its topic.
+    #[arg(long, value_name = "N", conflicts_with = "examples")]
+    pub websim_pages: Option<u32>,
+
     /// Output directory (pages.jsonl, summary.json, hubs.tsv,
     /// authorities.tsv, harvest.svg, and the store).
     #[arg(long, default_value = "focus-out", value_name = "DIR")]

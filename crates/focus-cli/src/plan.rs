@@ -15,6 +15,8 @@ pub enum TopicSource {
         good: Vec<String>,
         /// Seed URLs to use instead of the websim's own (`--seeds`).
         seeds: Option<PathBuf>,
+        /// Pages of the web instead of the default web's (`--websim-pages`).
+        pages: Option<u32>,
     },
     /// A user's example set and seed list.
     Examples {
@@ -102,6 +104,7 @@ impl CrawlPlan {
             (None, seeds) => TopicSource::Websim {
                 good: a.good.clone(),
                 seeds: seeds.clone(),
+                pages: a.websim_pages,
             },
         };
         let baseline = if a.unfocused {
@@ -149,7 +152,8 @@ mod tests {
             p.source,
             TopicSource::Websim {
                 good: vec![],
-                seeds: None
+                seeds: None,
+                pages: None
             }
         );
         assert_eq!(p.max_pages, 5000);
@@ -198,6 +202,14 @@ mod tests {
             plan(&["--seeds", "s"]).unwrap().source,
             TopicSource::Websim { seeds: Some(_), .. }
         ));
+        assert!(matches!(
+            plan(&["--websim-pages", "1000000"]).unwrap().source,
+            TopicSource::Websim {
+                pages: Some(1_000_000),
+                ..
+            }
+        ));
+        assert!(Cli::try_parse_from(["bin", "--examples", "ex", "--websim-pages", "9"]).is_err());
         assert_eq!(plan(&["--max-pages", "0"]), Err(PlanError::NoPages));
         assert_eq!(plan(&["--concurrency", "0"]), Err(PlanError::NoConcurrency));
         assert!(Cli::try_parse_from(["bin", "--bfs", "--unfocused"]).is_err());

@@ -330,6 +330,16 @@ impl WebConfig {
         Self::from_toml(&path.display().to_string(), &text)
     }
 
+    /// This configuration resized to `pages` pages, with at least one host
+    /// per 50 pages (as `websim --pages N`): a bigger web of the same
+    /// model, whose topics outlast longer crawls.
+    #[must_use]
+    pub fn with_pages(mut self, pages: u32) -> Self {
+        self.pages = pages;
+        self.hosts = self.hosts.max(pages / 50).min(pages);
+        self
+    }
+
     /// The small web of `fixtures/websim/small.toml` (about 20,000 pages)
     /// for fast tests.
     pub fn small() -> Self {
@@ -496,5 +506,23 @@ impl Default for WebConfig {
             topics: default_topics(),
             faults: default_faults(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Web;
+
+    #[test]
+    fn with_pages_resizes_hosts_as_the_binary_does() {
+        let big = WebConfig::default().with_pages(1_000_000);
+        assert_eq!((big.pages, big.hosts), (1_000_000, 20_000));
+        // Never fewer hosts than configured, never more hosts than pages.
+        let mid = WebConfig::default().with_pages(50_000);
+        assert_eq!((mid.pages, mid.hosts), (50_000, 4_000));
+        let tiny = WebConfig::default().with_pages(1_000);
+        assert_eq!((tiny.pages, tiny.hosts), (1_000, 1_000));
+        assert!(Web::new(WebConfig::default().with_pages(10), 1).is_err());
     }
 }
