@@ -1,25 +1,27 @@
-//! The crawl loop: bulk-synchronous batches of fetch (tokio) → analyse and
-//! classify (rayon) → policy, frontier and store (in pop order).
+//! The crawl loop: pop a batch, run it through the fetch → analyse
+//! pipeline (`pipeline.rs`), apply each judged page to policy, frontier and
+//! store in pop order, distil between batches.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use focus_classify::{Classifier, Judgement};
+use focus_classify::Classifier;
 use focus_core::{CanonicalUrl, Canonicalizer, PageId, Taxonomy};
-use focus_eval::{HarvestTracker, Summary};
-use focus_fetch::{Body, FetchOutcome, Fetcher};
-use focus_frontier::{Candidate, Discipline, Frontier, PushResult};
-use focus_store::{PageRecord, QueuedUrl, Store};
-use rayon::prelude::*;
+use focus_eval::Summary;
+use focus_fetch::Fetcher;
+use focus_frontier::{Candidate, Discipline, Frontier};
+use focus_store::Store;
 
+use crate::apply::{apply, queued, stored_seq, CrawlState};
 use crate::distill_step::distill;
 use crate::featurize::Featurizer;
 use crate::output::{self, PagesLog};
-use crate::policy::{Expansion, Order, PageVerdict, Policy};
-use crate::stagnation::{StagnationConfig, StagnationMonitor};
+use crate::pipeline::{PageStages, Pipeline};
+use crate::policy::{Order, Policy};
+use crate::stagnation::StagnationConfig;
+use crate::tally::Tally;
 
 /// Why a crawl could not run or finish.
 #[derive(Debug, thiserror::Error)]
@@ -136,6 +138,13 @@ pub struct Parts {
     pub truth: Option<Truth>,
 }
 
+impl Parts {
+    /// The ground truth of `url`, when known (evaluation only).
+    pub(crate) fn truth_of(&self, url: &str) -> Option<bool> {
+        self.truth.as_ref().and_then(|t| (t.is_relevant)(url))
+    }
+}
+
 /// A progress report after each page.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress {
@@ -157,24 +166,11 @@ pub trait Observer {
     fn note(&mut self, message: &str);
 }
 
-struct Judged {
-    record: PageRecord,
-    links: Vec<(PageId, CanonicalUrl)>,
-    judgement: Option<Judgement>,
-    follow: bool,
-}
-
 /// The frontier's clock advances this much per batch. A logical clock keeps
 /// the crawl's order independent of wall-clock timing (same seed, same
 /// crawl); politeness is still enforced in real time by the fetcher, which
 /// waits only if batches run faster than this tick.
 const TICK_MS: u64 = 50;
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
 
 fn discipline(order: Order, seed: u64) -> Discipline {
     match order {
@@ -184,97 +180,6 @@ fn discipline(order: Order, seed: u64) -> Discipline {
         Order::Random => Discipline::Random { seed },
         Order::BestFirst => Discipline::BestFirst,
     }
-}
-
-/// The stored form of a queued URL; `extra` keeps the frontier's insertion
-/// rank so a resumed crawl breaks ties as the original did.
-fn queued(c: &Candidate, frontier: &Frontier) -> QueuedUrl {
-    QueuedUrl {
-        url: c.url.to_string(),
-        id: c.id.0,
-        depth: c.depth,
-        parent: c.parent.map(|p| p.0),
-        priority: frontier.priority_of(c.id).unwrap_or(c.priority),
-        extra: frontier
-            .seq_of(c.id)
-            .map_or_else(Vec::new, |s| s.to_le_bytes().to_vec()),
-    }
-}
-
-/// The insertion rank stored by [`queued`] (old stores: none, sorts first).
-fn stored_seq(q: &QueuedUrl) -> u64 {
-    q.extra
-        .get(..8)
-        .and_then(|b| <[u8; 8]>::try_from(b).ok())
-        .map_or(0, u64::from_le_bytes)
-}
-
-/// Analyses and classifies one fetch outcome (CPU work, run on rayon).
-fn judge(c: &Candidate, outcome: &FetchOutcome, parts: &Parts, canon: &Canonicalizer) -> Judged {
-    let mut record = PageRecord {
-        url: c.url.to_string(),
-        id: c.id.0,
-        status: 0,
-        error: None,
-        relevance: 0.0,
-        class: None,
-        depth: c.depth,
-        parent: c.parent.map(|p| p.0),
-        fetched_at_ms: now_ms(),
-        bytes: 0,
-        fingerprint: None,
-        content_hash: None,
-    };
-    let page = match outcome {
-        Err(e) => {
-            record.status = e.status().unwrap_or(0);
-            record.error = Some(e.label());
-            return Judged {
-                record,
-                links: Vec::new(),
-                judgement: None,
-                follow: false,
-            };
-        }
-        Ok(p) => p,
-    };
-    record.status = page.status;
-    record.bytes = page.wire_bytes;
-    let Body::Text(html) = &page.body else {
-        record.error = Some("not_text".into());
-        return Judged {
-            record,
-            links: Vec::new(),
-            judgement: None,
-            follow: false,
-        };
-    };
-    let doc = focus_html::analyze(html, &page.final_url, canon);
-    let counts = parts.featurizer.document(&doc);
-    let judgement = parts.classifier.classify(&counts);
-    record.relevance = judgement.relevance;
-    record.class = judgement.best.map(|b| parts.taxonomy.path(b).to_owned());
-    record.content_hash = Some(xxhash(html));
-    let follow = !(doc.meta_robots.nofollow || page.robots.nofollow);
-    let mut seen = HashSet::new();
-    let links = doc
-        .links
-        .into_iter()
-        .filter(|l| !l.nofollow && l.url.page_id() != c.id)
-        .filter(|l| seen.insert(l.url.page_id()))
-        .map(|l| (l.url.page_id(), l.url))
-        .collect();
-    Judged {
-        record,
-        links,
-        judgement: Some(judgement),
-        follow,
-    }
-}
-
-fn xxhash(s: &str) -> u64 {
-    // The store keeps an exact content hash; PageId's hash is the same XXH3.
-    PageId::of_canonical(s).0
 }
 
 /// Runs a crawl to its end and writes the output contract.
@@ -292,15 +197,11 @@ pub async fn run(
     let store = Store::open(&store_dir)?;
     let mut log = PagesLog::open(&cfg.out, cfg.resume)?;
     let mut frontier = Frontier::new(discipline(parts.policy.order(), cfg.seed));
-    let mut tracker = HarvestTracker::new(cfg.window);
-    let mut monitor = StagnationMonitor::new(cfg.stagnation.clone());
+    let mut tally = Tally::new(cfg.window, cfg.stagnation.clone());
     let parts = Arc::new(parts);
-    let truth_of = |url: &str| parts.truth.as_ref().and_then(|t| (t.is_relevant)(url));
     let canon = Canonicalizer::default();
 
     // Resume: fetched pages are never fetched again; queued URLs come back.
-    let mut fetched = 0u64;
-    let mut relevant_urls: HashSet<u64> = HashSet::new();
     if cfg.resume && store.page_count() > 0 {
         for p in store.pages() {
             let p = p?;
@@ -308,16 +209,8 @@ pub async fn run(
             if let Ok(url) = canon.canonicalize(&p.url) {
                 frontier.note_served(&url.host_key());
             }
-            let t = truth_of(&p.url);
-            if t == Some(true) {
-                relevant_urls.insert(p.id);
-            }
-            tracker.push(p.relevance, t);
-            monitor.push(
-                p.relevance,
-                p.class.as_deref().and_then(|c| parts.taxonomy.find(c)),
-            );
-            fetched += 1;
+            let best = p.class.as_deref().and_then(|c| parts.taxonomy.find(c));
+            tally.push(p.id, p.relevance, best, parts.truth_of(&p.url));
         }
         let mut stored = store.queued().collect::<Result<Vec<_>, _>>()?;
         stored.sort_by_key(stored_seq);
@@ -332,7 +225,8 @@ pub async fn run(
             }
         }
         observer.note(&format!(
-            "resumed: {fetched} pages already fetched, {} queued",
+            "resumed: {} pages already fetched, {} queued",
+            tally.fetched,
             frontier.len()
         ));
     } else {
@@ -355,11 +249,11 @@ pub async fn run(
         )?;
     }
 
+    let mut pipeline = Pipeline::start(PageStages::new(parts.clone()), cfg.batch);
     let mut stopped_because = "max pages".to_owned();
-    let mut stagnation_report: Option<String> = None;
-    let mut last_distilled = fetched / cfg.distill_every.max(1);
+    let mut last_distilled = tally.fetched / cfg.distill_every.max(1);
     let mut tick: u64 = 0;
-    while fetched < cfg.max_pages {
+    while tally.fetched < cfg.max_pages {
         if cfg.stop.load(Ordering::Relaxed) {
             stopped_because = "interrupted".into();
             break;
@@ -368,7 +262,7 @@ pub async fn run(
             stopped_because = "time limit".into();
             break;
         }
-        let room = (cfg.max_pages - fetched).min(cfg.batch as u64) as usize;
+        let room = (cfg.max_pages - tally.fetched).min(cfg.batch as u64) as usize;
         let now = tick * TICK_MS;
         let batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready(now))
             .take(room)
@@ -388,106 +282,34 @@ pub async fn run(
             }
         }
         tick += 1;
-        // Fetch concurrently; results keep the pop order.
-        let mut tasks = tokio::task::JoinSet::new();
-        for (i, c) in batch.iter().enumerate() {
-            let (f, url) = (parts.fetcher.clone(), c.url.clone());
-            tasks.spawn(async move { (i, f.fetch(&url).await) });
-        }
-        let mut outcomes: Vec<Option<FetchOutcome>> = vec![None; batch.len()];
-        while let Some(done) = tasks.join_next().await {
-            if let Ok((i, o)) = done {
-                outcomes[i] = Some(o);
-            }
-        }
-        // Analyse and classify in parallel on rayon, off the async threads.
-        let (p2, b2) = (parts.clone(), batch.clone());
-        let judged: Vec<Judged> = tokio::task::spawn_blocking(move || {
-            let canon = Canonicalizer::default();
-            b2.par_iter()
-                .zip(outcomes.par_iter())
-                .map(|(c, o)| match o {
-                    Some(o) => judge(c, o, &p2, &canon),
-                    None => judge(
-                        c,
-                        &Err(focus_fetch::FetchError::Protocol(
-                            "fetch task failed".into(),
-                        )),
-                        &p2,
-                        &canon,
-                    ),
-                })
-                .collect()
-        })
-        .await
-        .map_err(|e| CrawlError::Output(format!("analysis task: {e}")))?;
-
-        for (c, j) in batch.iter().zip(judged) {
-            // The frontier hands a host out again only after its politeness
-            // interval (robots.txt crawl-delay included), so a batch never
-            // waits on a cooling host.
-            let interval = parts.fetcher.host_status(&c.host).interval;
-            frontier.host_done(&c.host, now + interval.as_millis() as u64);
-            let mut new: Vec<QueuedUrl> = Vec::new();
-            if let (Some(judgement), true) = (&j.judgement, j.follow) {
-                let verdict = PageVerdict {
-                    relevance: judgement.relevance,
-                    best_leaf: judgement.best,
-                    taxonomy: &parts.taxonomy,
+        // Fetch, analyse and classify on the pipeline; apply in pop order.
+        let mut st = CrawlState {
+            frontier: &mut frontier,
+            store: &store,
+            log: &mut log,
+            tally: &mut tally,
+        };
+        pipeline
+            .process(&batch, |i, j| {
+                let Some(c) = batch.get(i) else {
+                    return Ok(());
                 };
-                if let Expansion::Expand { priority } = parts.policy.expand(&verdict) {
-                    for (_, url) in &j.links {
-                        let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), priority);
-                        match frontier.push(cand.clone()) {
-                            PushResult::Queued => new.push(queued(&cand, &frontier)),
-                            PushResult::Raised => {
-                                store.update_queued(&queued(&cand, &frontier))?;
-                            }
-                            PushResult::AlreadySeen | PushResult::Dropped => {}
-                        }
-                    }
-                }
-            }
-            let links: Vec<(u64, String)> = j
-                .links
-                .iter()
-                .map(|(id, u)| (id.0, u.to_string()))
-                .collect();
-            store.record_fetch(&j.record, &links, &new)?;
-            let truth = if j.judgement.is_some() {
-                truth_of(&j.record.url)
-            } else {
-                Some(false).filter(|_| parts.truth.is_some())
-            };
-            if truth == Some(true) {
-                relevant_urls.insert(j.record.id);
-            }
-            let parent_url = match c.parent {
-                Some(p) => store.get_page(p.0)?.map(|r| r.url),
-                None => None,
-            };
-            log.write(&j.record, parent_url.as_deref(), truth)?;
-            tracker.push(j.record.relevance, truth);
-            monitor.push(
-                j.record.relevance,
-                j.judgement.as_ref().and_then(|x| x.best),
-            );
-            fetched += 1;
-            observer.page(&Progress {
-                pages: fetched,
-                harvest_ma: tracker.moving_average(),
-                pages_per_s: fetched as f64 / started.elapsed().as_secs_f64().max(1e-9),
-                frontier: frontier.len() as u64,
-            });
-            if stagnation_report.is_none() {
-                if let Some(d) = monitor.diagnose(&parts.taxonomy) {
-                    let report = d.report(&parts.taxonomy);
-                    observer.note(&report);
+                apply(&parts, &mut st, c, &j, now)?;
+                observer.page(&Progress {
+                    pages: st.tally.fetched,
+                    harvest_ma: st.tally.tracker.moving_average(),
+                    pages_per_s: st.tally.fetched as f64
+                        / started.elapsed().as_secs_f64().max(1e-9),
+                    frontier: st.frontier.len() as u64,
+                });
+                if let Some(report) = st.tally.new_diagnosis(&parts.taxonomy) {
+                    observer.note(report);
                     tracing::warn!("{report}");
-                    stagnation_report = Some(report);
                 }
-            }
-        }
+                Ok(())
+            })
+            .await?;
+        let fetched = tally.fetched;
         if parts.policy.uses_distiller() && fetched / cfg.distill_every.max(1) > last_distilled {
             last_distilled = fetched / cfg.distill_every.max(1);
             let d = distill(&store, 100, cfg.hub_percentile)?;
@@ -506,6 +328,7 @@ pub async fn run(
             ));
         }
     }
+    pipeline.shutdown().await;
     log.flush()?;
     store.flush()?;
 
@@ -515,19 +338,19 @@ pub async fn run(
     let elapsed = started.elapsed().as_secs_f64();
     let summary = Summary {
         crawler: parts.policy.name().to_owned(),
-        pages_fetched: fetched,
-        harvest_rate_estimated: tracker.harvest_estimated(),
-        pages_per_s: fetched as f64 / elapsed.max(1e-9),
+        pages_fetched: tally.fetched,
+        harvest_rate_estimated: tally.tracker.harvest_estimated(),
+        pages_per_s: tally.fetched as f64 / elapsed.max(1e-9),
         elapsed_s: elapsed,
-        harvest_rate_true: tracker.harvest_true(),
-        harvest_rate_true_last_1000: tracker.harvest_true_last(1000),
+        harvest_rate_true: tally.tracker.harvest_true(),
+        harvest_rate_true_last_1000: tally.tracker.harvest_true_last(1000),
         recall_true: parts
             .truth
             .as_ref()
-            .map(|t| relevant_urls.len() as f64 / t.relevant_total.max(1) as f64),
+            .map(|t| tally.relevant_fetched() as f64 / t.relevant_total.max(1) as f64),
         stopped_because,
         frontier_left: frontier.len() as u64,
-        stagnation: stagnation_report,
+        stagnation: tally.stagnation.clone(),
     };
     let good: Vec<&str> = parts
         .taxonomy
@@ -538,7 +361,7 @@ pub async fn run(
     output::finish(
         &cfg.out,
         &summary,
-        tracker.estimated(),
+        tally.tracker.estimated(),
         &format!(
             "{} crawl on {}: relevance per page",
             summary.crawler,

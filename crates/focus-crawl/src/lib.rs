@@ -4,11 +4,11 @@
 //!
 //! A crawler's personality is a [`policy::Policy`] plus a classifier and
 //! the frontier discipline the policy asks for; adding a crawler never
-//! touches the engine. The engine works in bulk-synchronous batches (as the
-//! 1999 crawler did): a batch is popped, fetched concurrently on tokio,
-//! analysed and classified in parallel on rayon, then applied to the
-//! frontier and the store in pop order — so the same seed gives the same
-//! crawl however the fetches interleave.
+//! touches the engine. The engine pops batches (as the 1999 crawler did) and
+//! runs each through stages joined by bounded channels: fetch (tokio) →
+//! analyse and classify (rayon) → apply to frontier and store, in pop order
+//! through a reorder buffer — so the same seed gives the same crawl however
+//! the fetches interleave.
 //!
 //! This crate must not depend on `focus-websim` (ground truth reaches it
 //! only as an evaluation callback, [`Truth`]) and holds no command-line
@@ -16,12 +16,16 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod apply;
 mod distill_step;
 mod engine;
 mod featurize;
+mod judge;
 mod output;
+mod pipeline;
 pub mod policy;
 pub mod stagnation;
+mod tally;
 
 pub use engine::{run, CrawlConfig, CrawlError, Observer, Parts, Progress, Truth, TruthFn};
 pub use featurize::Featurizer;

@@ -1,0 +1,105 @@
+//! Applying one judged page, in pop order: the policy's expansion into the
+//! frontier, the store record (page, links, newly queued URLs), the
+//! `pages.jsonl` line and the tally. Must not fetch or classify (the
+//! pipeline does) and must not depend on how fetches interleaved.
+
+use focus_frontier::{Candidate, Frontier, PushResult};
+use focus_store::{QueuedUrl, Store};
+
+use crate::engine::{CrawlError, Parts};
+use crate::judge::Judged;
+use crate::output::PagesLog;
+use crate::policy::{Expansion, PageVerdict};
+use crate::tally::Tally;
+
+/// The crawl state a judged page changes.
+pub(crate) struct CrawlState<'a> {
+    pub(crate) frontier: &'a mut Frontier,
+    pub(crate) store: &'a Store,
+    pub(crate) log: &'a mut PagesLog,
+    pub(crate) tally: &'a mut Tally,
+}
+
+/// The stored form of a queued URL; `extra` keeps the frontier's insertion
+/// rank so a resumed crawl breaks ties as the original did.
+pub(crate) fn queued(c: &Candidate, frontier: &Frontier) -> QueuedUrl {
+    QueuedUrl {
+        url: c.url.to_string(),
+        id: c.id.0,
+        depth: c.depth,
+        parent: c.parent.map(|p| p.0),
+        priority: frontier.priority_of(c.id).unwrap_or(c.priority),
+        extra: frontier
+            .seq_of(c.id)
+            .map_or_else(Vec::new, |s| s.to_le_bytes().to_vec()),
+    }
+}
+
+/// The insertion rank stored by [`queued`] (old stores: none, sorts first).
+pub(crate) fn stored_seq(q: &QueuedUrl) -> u64 {
+    q.extra
+        .get(..8)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// Applies page `j`, fetched for candidate `c` in the batch popped at
+/// logical time `now`.
+pub(crate) fn apply(
+    parts: &Parts,
+    st: &mut CrawlState<'_>,
+    c: &Candidate,
+    j: &Judged,
+    now: u64,
+) -> Result<(), CrawlError> {
+    // The frontier hands a host out again only after its politeness
+    // interval (robots.txt crawl-delay included), so a batch never waits on
+    // a cooling host.
+    let interval = parts.fetcher.host_status(&c.host).interval;
+    st.frontier
+        .host_done(&c.host, now + interval.as_millis() as u64);
+    let mut new: Vec<QueuedUrl> = Vec::new();
+    if let (Some(judgement), true) = (&j.judgement, j.follow) {
+        let verdict = PageVerdict {
+            relevance: judgement.relevance,
+            best_leaf: judgement.best,
+            taxonomy: &parts.taxonomy,
+        };
+        if let Expansion::Expand { priority } = parts.policy.expand(&verdict) {
+            for (_, url) in &j.links {
+                let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), priority);
+                match st.frontier.push(cand.clone()) {
+                    PushResult::Queued => new.push(queued(&cand, st.frontier)),
+                    PushResult::Raised => {
+                        st.store.update_queued(&queued(&cand, st.frontier))?;
+                    }
+                    PushResult::AlreadySeen | PushResult::Dropped => {}
+                }
+            }
+        }
+    }
+    let links: Vec<(u64, String)> = j
+        .links
+        .iter()
+        .map(|(id, u)| (id.0, u.to_string()))
+        .collect();
+    st.store.record_fetch(&j.record, &links, &new)?;
+    let truth = if j.judgement.is_some() {
+        parts.truth_of(&j.record.url)
+    } else {
+        // A failed fetch harvested nothing.
+        Some(false).filter(|_| parts.truth.is_some())
+    };
+    let parent_url = match c.parent {
+        Some(p) => st.store.get_page(p.0)?.map(|r| r.url),
+        None => None,
+    };
+    st.log.write(&j.record, parent_url.as_deref(), truth)?;
+    st.tally.push(
+        j.record.id,
+        j.record.relevance,
+        j.judgement.as_ref().and_then(|x| x.best),
+        truth,
+    );
+    Ok(())
+}

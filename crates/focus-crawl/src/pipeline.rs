@@ -1,0 +1,313 @@
+//! The crawl's stages as tasks joined by bounded channels:
+//!
+//! ```text
+//! engine ──batch──▶ fetch (one tokio task per URL) ──outcome──▶ analyse (rayon) ──judged──▶ engine
+//! ```
+//!
+//! Pages flow through as soon as their fetch ends, so parsing and
+//! classification overlap the batch's slower fetches, and the engine
+//! applies each judged page while the rest of the batch is still in flight
+//! — but always in pop order: a page waits in a reorder buffer until every
+//! page popped before it has been applied. Frontier and store operations
+//! therefore happen in the same sequence however fetches interleave, which
+//! is what keeps a seeded crawl deterministic.
+//!
+//! Must not touch the frontier or the store (the engine's `apply` does).
+
+use std::future::Future;
+use std::sync::Arc;
+
+use focus_core::Canonicalizer;
+use focus_fetch::{FetchError, FetchOutcome};
+use focus_frontier::Candidate;
+use tokio::sync::mpsc;
+use tokio::task::{JoinHandle, JoinSet};
+
+use crate::engine::{CrawlError, Parts};
+use crate::judge::{self, Judged};
+
+/// The work of the two stages: the crawl's is [`PageStages`]; tests plug in
+/// fetches with chosen delays and failures.
+pub(crate) trait Stages: Send + Sync + 'static {
+    /// Fetches one URL (I/O, on tokio).
+    fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send;
+    /// Judges one fetched page (CPU, on rayon).
+    fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged;
+}
+
+/// The crawl's stages: the fetcher, then parse, featurise and classify.
+pub(crate) struct PageStages {
+    parts: Arc<Parts>,
+    canon: Canonicalizer,
+}
+
+impl PageStages {
+    pub(crate) fn new(parts: Arc<Parts>) -> Self {
+        Self {
+            parts,
+            canon: Canonicalizer::default(),
+        }
+    }
+}
+
+impl Stages for PageStages {
+    fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send {
+        self.parts.fetcher.fetch(&c.url)
+    }
+
+    fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged {
+        judge::judge_guarded(c, outcome, &self.parts, &self.canon)
+    }
+}
+
+/// A batch as the fetch stage receives it: candidates with their pop index.
+type Batch = Vec<(usize, Candidate)>;
+
+/// The running stages. Dropping it closes the batch channel; the stages
+/// then finish their current work and stop.
+pub(crate) struct Pipeline {
+    batches: mpsc::Sender<Batch>,
+    judged: mpsc::Receiver<(usize, Judged)>,
+    stages: [JoinHandle<()>; 2],
+}
+
+impl Pipeline {
+    /// Starts the stages for batches of at most `batch` URLs; every channel
+    /// is bounded (one batch waiting to be fetched, `batch` pages between
+    /// each later pair of stages).
+    pub(crate) fn start<S: Stages>(stages: S, batch: usize) -> Self {
+        let stages = Arc::new(stages);
+        let cap = batch.max(1);
+        let (batches, batch_rx) = mpsc::channel::<Batch>(1);
+        let (fetched_tx, fetched_rx) = mpsc::channel(cap);
+        let (judged_tx, judged) = mpsc::channel(cap);
+        let stages = [
+            tokio::spawn(fetch_stage(stages.clone(), batch_rx, fetched_tx)),
+            tokio::spawn(analyse_stage(stages, fetched_rx, judged_tx)),
+        ];
+        Self {
+            batches,
+            judged,
+            stages,
+        }
+    }
+
+    /// Fetches, analyses and classifies `batch`, calling `apply(i, page)`
+    /// for each page in pop order (`i` is its index in `batch`) as soon as
+    /// it and every page before it are judged. After an error the rest of
+    /// the batch may still be in flight: shut the pipeline down.
+    pub(crate) async fn process(
+        &mut self,
+        batch: &[Candidate],
+        mut apply: impl FnMut(usize, Judged) -> Result<(), CrawlError>,
+    ) -> Result<(), CrawlError> {
+        let stopped = || CrawlError::Output("the fetch/analyse pipeline stopped".into());
+        self.batches
+            .send(batch.iter().cloned().enumerate().collect())
+            .await
+            .map_err(|_| stopped())?;
+        let mut waiting: Vec<Option<Judged>> = (0..batch.len()).map(|_| None).collect();
+        let mut next = 0;
+        while next < batch.len() {
+            let (i, page) = self.judged.recv().await.ok_or_else(stopped)?;
+            if let Some(slot) = waiting.get_mut(i) {
+                *slot = Some(page);
+            }
+            while let Some(page) = waiting.get_mut(next).and_then(Option::take) {
+                apply(next, page)?;
+                next += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stops the stages and waits for them.
+    pub(crate) async fn shutdown(self) {
+        let Self {
+            batches,
+            judged,
+            stages,
+        } = self;
+        drop(batches);
+        drop(judged);
+        for stage in stages {
+            let _ = stage.await;
+        }
+    }
+}
+
+/// Fetches each batch concurrently and passes every outcome on as soon as
+/// it arrives. A fetch task that dies still yields an outcome (an error),
+/// so the engine never waits for a page that will not come.
+async fn fetch_stage<S: Stages>(
+    stages: Arc<S>,
+    mut batches: mpsc::Receiver<Batch>,
+    out: mpsc::Sender<(usize, Candidate, FetchOutcome)>,
+) {
+    while let Some(batch) = batches.recv().await {
+        let mut tasks = JoinSet::new();
+        let mut unanswered: Vec<Option<Candidate>> = Vec::with_capacity(batch.len());
+        for (i, c) in batch {
+            let (stages, cand) = (stages.clone(), c.clone());
+            tasks.spawn(async move { (i, stages.fetch(&cand).await) });
+            if unanswered.len() <= i {
+                unanswered.resize(i + 1, None);
+            }
+            unanswered[i] = Some(c);
+        }
+        while let Some(done) = tasks.join_next().await {
+            let Ok((i, outcome)) = done else { continue };
+            if let Some(c) = unanswered.get_mut(i).and_then(Option::take) {
+                if out.send((i, c, outcome)).await.is_err() {
+                    return;
+                }
+            }
+        }
+        for (i, c) in unanswered.into_iter().enumerate() {
+            if let Some(c) = c {
+                let lost = Err(FetchError::Protocol("fetch task failed".into()));
+                if out.send((i, c, lost)).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Hands each fetched page to rayon for parsing and classification; the
+/// judged page goes on to the engine.
+async fn analyse_stage<S: Stages>(
+    stages: Arc<S>,
+    mut fetched: mpsc::Receiver<(usize, Candidate, FetchOutcome)>,
+    out: mpsc::Sender<(usize, Judged)>,
+) {
+    while let Some((i, c, outcome)) = fetched.recv().await {
+        let (stages, out) = (stages.clone(), out.clone());
+        rayon::spawn(move || {
+            let page = stages.judge(&c, &outcome);
+            // The engine has gone (an error ended the crawl): nothing to do.
+            let _ = out.blocking_send((i, page));
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use focus_core::Canonicalizer;
+
+    use super::*;
+
+    /// Fetches that finish in reverse pop order; a URL containing `panic`
+    /// kills its fetch task.
+    struct Reversed {
+        n: u64,
+    }
+
+    impl Stages for Reversed {
+        fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send {
+            let url = c.url.to_string();
+            let rank: u64 = url
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            let delay = Duration::from_millis(5 * (self.n - rank));
+            async move {
+                tokio::time::sleep(delay).await;
+                assert!(!url.contains("panic"), "fetch task dies");
+                Err(FetchError::Protocol(format!("fetched {url}")))
+            }
+        }
+
+        fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged {
+            let label = match outcome {
+                Err(FetchError::Protocol(m)) => m.clone(),
+                Err(e) => e.label(),
+                Ok(_) => "ok".into(),
+            };
+            judge::failed(c, 0, label)
+        }
+    }
+
+    fn batch(host: &str, n: u64) -> Vec<Candidate> {
+        let canon = Canonicalizer::default();
+        (0..n)
+            .map(|i| {
+                let url = canon
+                    .canonicalize(&format!("http://{host}-{i}.test/p/{i}"))
+                    .unwrap();
+                Candidate::new(url, 0, None, 1.0)
+            })
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn pages_are_applied_in_pop_order_whatever_order_fetches_end() {
+        let mut pipeline = Pipeline::start(Reversed { n: 8 }, 8);
+        for round in ["a", "b"] {
+            let batch = batch(round, 8);
+            let mut applied = Vec::new();
+            pipeline
+                .process(&batch, |i, page| {
+                    applied.push((i, page.record.url.clone(), page.record.error));
+                    Ok(())
+                })
+                .await
+                .unwrap();
+            let want: Vec<_> = batch
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let url = c.url.to_string();
+                    (i, url.clone(), Some(format!("fetched {url}")))
+                })
+                .collect();
+            assert_eq!(applied, want);
+        }
+        pipeline.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dead_fetch_task_still_yields_its_page_as_a_failure() {
+        let mut pipeline = Pipeline::start(Reversed { n: 4 }, 4);
+        let batch = batch("panic", 4);
+        let mut errors = Vec::new();
+        pipeline
+            .process(&batch, |_, page| {
+                errors.push(page.record.error);
+                Ok(())
+            })
+            .await
+            .unwrap();
+        assert_eq!(errors.len(), 4);
+        assert!(errors.iter().all(Option::is_some), "{errors:?}");
+        assert!(errors
+            .iter()
+            .all(|e| !e.as_deref().unwrap_or("").starts_with("fetched")));
+        pipeline.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_apply_error_ends_the_batch_and_the_pipeline_still_shuts_down() {
+        let mut pipeline = Pipeline::start(Reversed { n: 6 }, 6);
+        let batch = batch("c", 6);
+        let mut seen = 0;
+        let result = pipeline
+            .process(&batch, |i, _| {
+                seen += 1;
+                if i == 2 {
+                    return Err(CrawlError::Output("disk full".into()));
+                }
+                Ok(())
+            })
+            .await;
+        assert!(matches!(result, Err(CrawlError::Output(m)) if m == "disk full"));
+        assert_eq!(seen, 3, "nothing is applied after the failing page");
+        tokio::time::timeout(Duration::from_secs(5), pipeline.shutdown())
+            .await
+            .unwrap();
+    }
+}

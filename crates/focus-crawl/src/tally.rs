@@ -1,0 +1,84 @@
+//! What a crawl has learnt from the pages it fetched: the count, the
+//! harvest tracker (estimated and true), the stagnation census and the set
+//! of truly relevant pages (for recall). Fed the same way by fresh fetches
+//! and by the pages a resumed crawl reads back from its store.
+//! Must not decide anything: policies and the engine read it.
+
+use std::collections::HashSet;
+
+use focus_core::{Taxonomy, TopicId};
+use focus_eval::HarvestTracker;
+
+use crate::stagnation::{StagnationConfig, StagnationMonitor};
+
+/// The running tally of fetched pages.
+pub(crate) struct Tally {
+    /// Fetch attempts so far.
+    pub(crate) fetched: u64,
+    /// Estimated and true harvest.
+    pub(crate) tracker: HarvestTracker,
+    monitor: StagnationMonitor,
+    relevant: HashSet<u64>,
+    /// The stagnation diagnosis, once made (it is made at most once).
+    pub(crate) stagnation: Option<String>,
+}
+
+impl Tally {
+    pub(crate) fn new(window: usize, stagnation: StagnationConfig) -> Self {
+        Self {
+            fetched: 0,
+            tracker: HarvestTracker::new(window),
+            monitor: StagnationMonitor::new(stagnation),
+            relevant: HashSet::new(),
+            stagnation: None,
+        }
+    }
+
+    /// Counts one fetch attempt: page `id` with estimated `relevance`, best
+    /// leaf `best` and ground truth `truth` (`None` when unknown).
+    pub(crate) fn push(
+        &mut self,
+        id: u64,
+        relevance: f64,
+        best: Option<TopicId>,
+        truth: Option<bool>,
+    ) {
+        if truth == Some(true) {
+            self.relevant.insert(id);
+        }
+        self.tracker.push(relevance, truth);
+        self.monitor.push(relevance, best);
+        self.fetched += 1;
+    }
+
+    /// The stagnation report, the first time the census calls for one.
+    pub(crate) fn new_diagnosis(&mut self, taxonomy: &Taxonomy) -> Option<&str> {
+        if self.stagnation.is_some() {
+            return None;
+        }
+        let report = self.monitor.diagnose(taxonomy)?.report(taxonomy);
+        self.stagnation = Some(report);
+        self.stagnation.as_deref()
+    }
+
+    /// Truly relevant pages fetched.
+    pub(crate) fn relevant_fetched(&self) -> usize {
+        self.relevant.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_pages_and_distinct_relevant_ones() {
+        let mut t = Tally::new(10, StagnationConfig::default());
+        t.push(1, 0.9, None, Some(true));
+        t.push(2, 0.1, None, Some(false));
+        t.push(1, 0.8, None, Some(true));
+        assert_eq!(t.fetched, 3);
+        assert_eq!(t.relevant_fetched(), 1);
+        assert_eq!(t.tracker.harvest_true(), Some(2.0 / 3.0));
+    }
+}
