@@ -122,3 +122,108 @@ pub(crate) fn judge_guarded(
         failed(c, 0, "analysis_panicked".into())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use focus_classify::{Classifier, Judgement};
+    use focus_core::Taxonomy;
+    use focus_fetch::{FetchConfig, FetchError, Fetched, Fetcher, RobotsDirectives};
+    use focus_text::{SparseVec, TextConfig};
+
+    use super::*;
+    use crate::featurize::Featurizer;
+    use crate::policy::SoftFocus;
+
+    /// Judges every page relevant, or panics when the page says "boom".
+    struct Fragile {
+        boom: SparseVec,
+    }
+
+    impl Classifier for Fragile {
+        fn classify(&self, counts: &SparseVec) -> Judgement {
+            assert!(
+                counts.dot(&self.boom) == 0.0,
+                "classifier bug triggered by input"
+            );
+            Judgement {
+                relevance: 0.75,
+                best: None,
+                scores: Vec::new(),
+            }
+        }
+    }
+
+    fn parts() -> Parts {
+        let featurizer = Featurizer::new(TextConfig::default());
+        Parts {
+            fetcher: Fetcher::new(FetchConfig::default()).unwrap(),
+            classifier: Arc::new(Fragile {
+                boom: featurizer.text("boom"),
+            }),
+            taxonomy: Taxonomy::new(),
+            featurizer,
+            policy: Box::new(SoftFocus),
+            seeds: Vec::new(),
+            truth: None,
+        }
+    }
+
+    fn page(url: &CanonicalUrl, html: &str) -> Fetched {
+        Fetched {
+            url: url.clone(),
+            final_url: url.clone(),
+            redirects: Vec::new(),
+            status: 200,
+            content_type: "text/html".into(),
+            body: Body::Text(html.into()),
+            charset: None,
+            robots: RobotsDirectives::default(),
+            wire_bytes: html.len() as u64,
+            decoded_bytes: html.len() as u64,
+            remote_addr: None,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn a_page_is_judged_and_its_links_kept_once_each() {
+        let (parts, canon) = (parts(), Canonicalizer::default());
+        let url = canon.canonicalize("http://a.test/x.html").unwrap();
+        let c = Candidate::new(url.clone(), 2, None, 1.0);
+        let html = r#"<html><title>wheels</title><body><p>bicycle wheels and spokes</p>
+            <a href="/y.html">y</a><a href="/y.html">y again</a><a href="x.html">self</a>
+            <a href="http://b.test/" rel="nofollow">b</a></body></html>"#;
+        let j = judge_guarded(&c, &Ok(page(&url, html)), &parts, &canon);
+        assert_eq!(j.record.status, 200);
+        assert_eq!(j.record.error, None);
+        assert_eq!(j.record.depth, 2);
+        assert!((j.record.relevance - 0.75).abs() < 1e-12);
+        let links: Vec<String> = j.links.iter().map(|(_, u)| u.to_string()).collect();
+        assert_eq!(links, vec!["http://a.test/y.html".to_owned()]);
+        assert!(j.follow);
+    }
+
+    #[test]
+    fn a_panic_while_judging_becomes_a_failed_page() {
+        let (parts, canon) = (parts(), Canonicalizer::default());
+        let url = canon.canonicalize("http://a.test/boom.html").unwrap();
+        let c = Candidate::new(url.clone(), 0, None, 1.0);
+        let html = "<html><body><p>boom boom boom</p><a href='/z'>z</a></body></html>";
+        let j = judge_guarded(&c, &Ok(page(&url, html)), &parts, &canon);
+        assert_eq!(j.record.error.as_deref(), Some("analysis_panicked"));
+        assert!(j.judgement.is_none() && j.links.is_empty() && !j.follow);
+    }
+
+    #[test]
+    fn a_fetch_error_is_recorded_with_its_label() {
+        let (parts, canon) = (parts(), Canonicalizer::default());
+        let url = canon.canonicalize("http://a.test/").unwrap();
+        let c = Candidate::new(url, 0, None, 1.0);
+        let j = judge_guarded(&c, &Err(FetchError::DisallowedByRobots), &parts, &canon);
+        assert_eq!(j.record.error, Some(FetchError::DisallowedByRobots.label()));
+        assert!(j.judgement.is_none());
+    }
+}
