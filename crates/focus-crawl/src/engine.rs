@@ -290,10 +290,7 @@ pub async fn run(
             tally: &mut tally,
         };
         pipeline
-            .process(&batch, |i, j| {
-                let Some(c) = batch.get(i) else {
-                    return Ok(());
-                };
+            .process(&batch, |c, j| {
                 apply(&parts, &mut st, c, &j, now)?;
                 observer.page(&Progress {
                     pages: st.tally.fetched,

@@ -60,13 +60,10 @@ impl Stages for PageStages {
     }
 }
 
-/// A batch as the fetch stage receives it: candidates with their pop index.
-type Batch = Vec<(usize, Candidate)>;
-
 /// The running stages. Dropping it closes the batch channel; the stages
 /// then finish their current work and stop.
 pub(crate) struct Pipeline {
-    batches: mpsc::Sender<Batch>,
+    batches: mpsc::Sender<Vec<Candidate>>,
     judged: mpsc::Receiver<(usize, Judged)>,
     stages: [JoinHandle<()>; 2],
 }
@@ -78,7 +75,7 @@ impl Pipeline {
     pub(crate) fn start<S: Stages>(stages: S, batch: usize) -> Self {
         let stages = Arc::new(stages);
         let cap = batch.max(1);
-        let (batches, batch_rx) = mpsc::channel::<Batch>(1);
+        let (batches, batch_rx) = mpsc::channel::<Vec<Candidate>>(1);
         let (fetched_tx, fetched_rx) = mpsc::channel(cap);
         let (judged_tx, judged) = mpsc::channel(cap);
         let stages = [
@@ -92,18 +89,18 @@ impl Pipeline {
         }
     }
 
-    /// Fetches, analyses and classifies `batch`, calling `apply(i, page)`
-    /// for each page in pop order (`i` is its index in `batch`) as soon as
-    /// it and every page before it are judged. After an error the rest of
+    /// Fetches, analyses and classifies `batch`, calling `apply(c, page)`
+    /// for each candidate `c` and its page in pop order, as soon as the page
+    /// and every page before it are judged. After an error the rest of
     /// the batch may still be in flight: shut the pipeline down.
     pub(crate) async fn process(
         &mut self,
         batch: &[Candidate],
-        mut apply: impl FnMut(usize, Judged) -> Result<(), CrawlError>,
+        mut apply: impl FnMut(&Candidate, Judged) -> Result<(), CrawlError>,
     ) -> Result<(), CrawlError> {
         let stopped = || CrawlError::Output("the fetch/analyse pipeline stopped".into());
         self.batches
-            .send(batch.iter().cloned().enumerate().collect())
+            .send(batch.to_vec())
             .await
             .map_err(|_| stopped())?;
         let mut waiting: Vec<Option<Judged>> = (0..batch.len()).map(|_| None).collect();
@@ -113,8 +110,11 @@ impl Pipeline {
             if let Some(slot) = waiting.get_mut(i) {
                 *slot = Some(page);
             }
-            while let Some(page) = waiting.get_mut(next).and_then(Option::take) {
-                apply(next, page)?;
+            while let (Some(c), Some(page)) = (
+                batch.get(next),
+                waiting.get_mut(next).and_then(Option::take),
+            ) {
+                apply(c, page)?;
                 next += 1;
             }
         }
@@ -141,20 +141,17 @@ impl Pipeline {
 /// so the engine never waits for a page that will not come.
 async fn fetch_stage<S: Stages>(
     stages: Arc<S>,
-    mut batches: mpsc::Receiver<Batch>,
+    mut batches: mpsc::Receiver<Vec<Candidate>>,
     out: mpsc::Sender<(usize, Candidate, FetchOutcome)>,
 ) {
     while let Some(batch) = batches.recv().await {
         let mut tasks = JoinSet::new();
-        let mut unanswered: Vec<Option<Candidate>> = Vec::with_capacity(batch.len());
-        for (i, c) in batch {
-            let (stages, cand) = (stages.clone(), c.clone());
-            tasks.spawn(async move { (i, stages.fetch(&cand).await) });
-            if unanswered.len() <= i {
-                unanswered.resize(i + 1, None);
-            }
-            unanswered[i] = Some(c);
+        for (i, c) in batch.iter().enumerate() {
+            let (stages, c) = (stages.clone(), c.clone());
+            tasks.spawn(async move { (i, stages.fetch(&c).await) });
         }
+        // Each candidate leaves with its outcome; those left had no answer.
+        let mut unanswered: Vec<Option<Candidate>> = batch.into_iter().map(Some).collect();
         while let Some(done) = tasks.join_next().await {
             let Ok((i, outcome)) = done else { continue };
             if let Some(c) = unanswered.get_mut(i).and_then(Option::take) {
@@ -251,18 +248,21 @@ mod tests {
             let batch = batch(round, 8);
             let mut applied = Vec::new();
             pipeline
-                .process(&batch, |i, page| {
-                    applied.push((i, page.record.url.clone(), page.record.error));
+                .process(&batch, |c, page| {
+                    applied.push((
+                        c.url.to_string(),
+                        page.record.url.clone(),
+                        page.record.error,
+                    ));
                     Ok(())
                 })
                 .await
                 .unwrap();
             let want: Vec<_> = batch
                 .iter()
-                .enumerate()
-                .map(|(i, c)| {
+                .map(|c| {
                     let url = c.url.to_string();
-                    (i, url.clone(), Some(format!("fetched {url}")))
+                    (url.clone(), url.clone(), Some(format!("fetched {url}")))
                 })
                 .collect();
             assert_eq!(applied, want);
@@ -296,9 +296,9 @@ mod tests {
         let batch = batch("c", 6);
         let mut seen = 0;
         let result = pipeline
-            .process(&batch, |i, _| {
+            .process(&batch, |_, _| {
                 seen += 1;
-                if i == 2 {
+                if seen == 3 {
                     return Err(CrawlError::Output("disk full".into()));
                 }
                 Ok(())

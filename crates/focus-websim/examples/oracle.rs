@@ -19,7 +19,8 @@ struct Oracle<'w> {
     topic: focus_core::TopicId,
     discovered: HashSet<u32>,
     on_topic: VecDeque<u32>,
-    /// (undiscovered on-topic out-links when last counted, page).
+    /// (undiscovered on-topic out-links when last counted, discovery order
+    /// reversed so earlier pages win ties, page).
     off_topic: BinaryHeap<(usize, std::cmp::Reverse<u64>, u32)>,
     order: u64,
 }
