@@ -139,12 +139,22 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
         .await
         .unwrap();
     assert_eq!(urls(&straight), urls(&again), "same seed, same crawl");
+    // Up to the stop the two are one crawl, page for page.
+    assert_eq!(
+        all[..150],
+        urls(&straight)[..150],
+        "same crawl up to the stop"
+    );
+    // After it they differ by the batch the stop split (the resumed crawl
+    // pops its next 32 URLs after page 150, the uninterrupted one popped
+    // them after page 128) and by what those pages led to in the next
+    // batch: give or take two batches (measured: 265/300; a 5,000-page
+    // crawl resumed at 2,500 shares 4,999/5,000).
     let a: HashSet<String> = all.into_iter().collect();
     let b: HashSet<String> = urls(&straight).into_iter().collect();
     let common = a.intersection(&b).count();
-    // Give or take one batch of in-flight fetches (32).
     assert!(
-        common >= 300 - 32,
+        common >= 300 - 2 * 32,
         "resumed and uninterrupted crawls share {common}/300 pages"
     );
 }

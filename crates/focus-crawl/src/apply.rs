@@ -3,6 +3,7 @@
 //! `pages.jsonl` line and the tally. Must not fetch or classify (the
 //! pipeline does) and must not depend on how fetches interleaved.
 
+use focus_core::HostKey;
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{QueuedUrl, Store};
 
@@ -35,6 +36,11 @@ pub(crate) fn queued(c: &Candidate, frontier: &Frontier) -> QueuedUrl {
     }
 }
 
+/// The run-metadata key under which a host's in-flight limit is kept.
+pub(crate) fn host_limit_key(host: &HostKey) -> String {
+    format!("host_limit/{host}")
+}
+
 /// The insertion rank stored by [`queued`] (old stores: none, sorts first).
 pub(crate) fn stored_seq(q: &QueuedUrl) -> u64 {
     q.extra
@@ -53,11 +59,17 @@ pub(crate) fn apply(
     now: u64,
 ) -> Result<(), CrawlError> {
     // The frontier hands a host out again only after its politeness
-    // interval (robots.txt crawl-delay included), so a batch never waits on
-    // a cooling host.
-    let interval = parts.fetcher.host_status(&c.host).interval;
+    // interval (robots.txt crawl-delay included), and only as many URLs at
+    // once as the fetcher runs without a politeness wait, so a batch never
+    // waits on a cooling host.
+    let host = parts.fetcher.host_status(&c.host);
+    if st.frontier.host_limit(&c.host) != host.burst {
+        st.frontier.set_host_limit(&c.host, host.burst);
+        // Kept so a resumed crawl dispatches this host as the original did.
+        st.store.put_meta(&host_limit_key(&c.host), &host.burst)?;
+    }
     st.frontier
-        .host_done(&c.host, now + interval.as_millis() as u64);
+        .host_done(&c.host, now + host.interval.as_millis() as u64);
     let mut new: Vec<QueuedUrl> = Vec::new();
     if let (Some(judgement), true) = (&j.judgement, j.follow) {
         let verdict = PageVerdict {

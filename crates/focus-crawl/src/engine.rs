@@ -2,6 +2,7 @@
 //! pipeline (`pipeline.rs`), apply each judged page to policy, frontier and
 //! store in pop order, distil between batches.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use focus_fetch::Fetcher;
 use focus_frontier::{Candidate, Discipline, Frontier};
 use focus_store::Store;
 
-use crate::apply::{apply, queued, stored_seq, CrawlState};
+use crate::apply::{apply, host_limit_key, queued, stored_seq, CrawlState};
 use crate::distill_step::distill;
 use crate::featurize::Featurizer;
 use crate::output::{self, PagesLog};
@@ -203,14 +204,21 @@ pub async fn run(
 
     // Resume: fetched pages are never fetched again; queued URLs come back.
     if cfg.resume && store.page_count() > 0 {
+        let mut hosts = HashSet::new();
         for p in store.pages() {
             let p = p?;
             frontier.mark_seen(PageId(p.id));
             if let Ok(url) = canon.canonicalize(&p.url) {
                 frontier.note_served(&url.host_key());
+                hosts.insert(url.host_key());
             }
             let best = p.class.as_deref().and_then(|c| parts.taxonomy.find(c));
             tally.push(p.id, p.relevance, best, parts.truth_of(&p.url));
+        }
+        for host in &hosts {
+            if let Some(limit) = store.get_meta::<u32>(&host_limit_key(host))? {
+                frontier.set_host_limit(host, limit);
+            }
         }
         let mut stored = store.queued().collect::<Result<Vec<_>, _>>()?;
         stored.sort_by_key(stored_seq);

@@ -28,6 +28,11 @@ pub struct HostStatus {
     /// The host's politeness interval (the configured minimum, raised by
     /// its robots.txt `Crawl-delay`).
     pub interval: Duration,
+    /// Requests to the host a crawler may hand the fetcher at once without
+    /// one of them waiting out a politeness interval: unbounded
+    /// (`u32::MAX`; they share the host's connections) when the host has no
+    /// interval and never timed out, otherwise 1 (0 before first contact).
+    pub burst: u32,
 }
 
 struct HostState {
@@ -156,6 +161,11 @@ impl Hosts {
                     bad: s.bad,
                     consecutive_failures: s.failures,
                     interval: s.interval,
+                    burst: if s.interval.is_zero() && !s.slow {
+                        u32::MAX
+                    } else {
+                        1
+                    },
                 })
             })
             .unwrap_or_default()
@@ -204,5 +214,25 @@ mod tests {
         hosts.success(&h);
         assert!(!hosts.failure(&h, false));
         assert!(!hosts.status(&h).bad);
+    }
+
+    #[test]
+    fn burst_follows_politeness() {
+        let hosts = Hosts::new(2, 5, Duration::ZERO, 3);
+        let (a, b, c) = (
+            HostKey::new("a.example", None),
+            HostKey::new("b.example", None),
+            HostKey::new("c.example", None),
+        );
+        assert_eq!(hosts.status(&a).burst, 0, "never contacted");
+        hosts.success(&a);
+        assert_eq!(hosts.status(&a).burst, u32::MAX, "no interval: no wait");
+        hosts.set_crawl_delay(&b, Duration::from_secs(1));
+        assert_eq!(hosts.status(&b).burst, 1, "a crawl-delay spaces requests");
+        hosts.failure(&c, true);
+        assert_eq!(hosts.status(&c).burst, 1, "a host that timed out");
+        let polite = Hosts::new(2, 5, Duration::from_millis(1), 3);
+        polite.success(&a);
+        assert_eq!(polite.status(&a).burst, 1, "any interval spaces requests");
     }
 }

@@ -147,7 +147,8 @@ impl Frontier {
         self
     }
 
-    /// Allows up to `n` (≥ 1) URLs of one host in flight at once.
+    /// Allows up to `n` (≥ 1) URLs of one host in flight at once (hosts
+    /// given a limit of their own by [`Frontier::set_host_limit`] excepted).
     pub fn with_max_in_flight_per_host(mut self, n: u32) -> Self {
         self.max_in_flight_per_host = n.max(1);
         self
@@ -230,6 +231,28 @@ impl Frontier {
             q.serverload += 1;
         }
         self.refile(h, 0);
+    }
+
+    /// Gives `host` an in-flight limit of its own (`n` ≥ 1; 0 restores the
+    /// frontier's default): a crawler mirrors what its fetcher allows the
+    /// host — several connections when it asks for no interval between
+    /// requests, one when it does — so a batch never holds URLs the fetcher
+    /// would make wait.
+    pub fn set_host_limit(&mut self, host: &HostKey, n: u32) {
+        let h = self.host_index(host);
+        if let Some(q) = self.hosts.get_mut(h as usize) {
+            q.max_in_flight = n;
+        }
+        self.refile(h, 0);
+    }
+
+    /// The in-flight limit `host` was given by [`Frontier::set_host_limit`]
+    /// (0: none, the frontier's default applies).
+    pub fn host_limit(&self, host: &HostKey) -> u32 {
+        self.host_ids
+            .get(host)
+            .and_then(|&h| self.hosts.get(h as usize))
+            .map_or(0, |q| q.max_in_flight)
     }
 
     /// Queued URLs of topic `t` that are dispatchable and waiting behind
@@ -516,7 +539,7 @@ impl Frontier {
         let slots = &self.slots;
         self.hosts
             .iter_mut()
-            .filter(|q| !q.bad && q.in_flight < limit)
+            .filter(|q| q.has_room(limit))
             .filter_map(|q| (q.best(slots).is_some() || q.cold.records > 0).then_some(q.ready_at))
             .min()
     }
@@ -793,7 +816,7 @@ impl Frontier {
         if let Some(rank) = q.ready_rank.take() {
             self.ready.remove(&(rank, h));
         }
-        if q.bad || q.in_flight >= self.max_in_flight_per_host {
+        if !q.has_room(self.max_in_flight_per_host) {
             return;
         }
         let Some(best) = q.best_key(&self.slots) else {

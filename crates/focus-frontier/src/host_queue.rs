@@ -22,6 +22,8 @@ pub(crate) struct HostQueue {
     pub(crate) waiting: BinaryHeap<Reverse<(Key, u32)>>,
     /// URLs handed out and not yet reported done.
     pub(crate) in_flight: u32,
+    /// This host's own in-flight limit (0: the frontier's default).
+    pub(crate) max_in_flight: u32,
     /// Earliest time (ms) the host may be contacted again.
     pub(crate) ready_at: u64,
     /// URLs fetched from this host so far (the VLDB paper's serverload).
@@ -42,6 +44,7 @@ impl HostQueue {
             key,
             waiting: BinaryHeap::new(),
             in_flight: 0,
+            max_in_flight: 0,
             ready_at: 0,
             serverload: 0,
             bad: false,
@@ -49,6 +52,17 @@ impl HostQueue {
             cooling: false,
             cold: ColdQueue::default(),
         }
+    }
+
+    /// True when the host may have another URL in flight, `default` being
+    /// the frontier's limit for hosts without one of their own.
+    pub(crate) fn has_room(&self, default: u32) -> bool {
+        let limit = if self.max_in_flight == 0 {
+            default
+        } else {
+            self.max_in_flight
+        };
+        !self.bad && self.in_flight < limit
     }
 
     /// The best live entry, dropping stale ones on the way.

@@ -167,18 +167,22 @@ proptest! {
 
     /// Interleaved pushes (new URLs and raises), pops and cool-downs,
     /// checked against a plain model: every pop is the best queued URL
-    /// among hosts that are neither in flight nor cooling, and nothing is
-    /// popped while every such host is empty.
+    /// among hosts that are below their in-flight limit (host 0 has a
+    /// limit of its own, `own`) and not cooling, and nothing is popped
+    /// while every such host is empty.
     #[test]
     fn interleaved_dispatch_matches_a_model(
         ops in prop::collection::vec((0u8..4, 0u8..5, 0u16..30, 0.0f64..1.0, 0u64..40), 1..200),
+        own in 1usize..4,
     ) {
         let mut f = Frontier::new(Discipline::BestFirst);
-        // id -> (host, priority) of queued URLs; fetched ids; hosts in
-        // flight; when each host may be contacted again.
+        f.set_host_limit(&cand(0, 0, 0, 0.0).host, own as u32);
+        let limit = |host: u8| if host == 0 { own } else { 1 };
+        // id -> (host, priority) of queued URLs; fetched ids; URLs of each
+        // host in flight; when each host may be contacted again.
         let mut queued: HashMap<PageId, (u8, f64)> = HashMap::new();
         let mut fetched: HashSet<PageId> = HashSet::new();
-        let mut in_flight: HashMap<u8, PageId> = HashMap::new();
+        let mut in_flight: HashMap<u8, usize> = HashMap::new();
         let mut ready_at: HashMap<u8, u64> = HashMap::new();
         let mut now = 0u64;
         for (op, h, path, prio, dt) in ops {
@@ -198,7 +202,7 @@ proptest! {
                 }
                 2 => {
                     let eligible = |host: u8| {
-                        !in_flight.contains_key(&host)
+                        in_flight.get(&host).copied().unwrap_or(0) < limit(host)
                             && ready_at.get(&host).is_none_or(|t| *t <= now)
                     };
                     let best = queued
@@ -212,16 +216,18 @@ proptest! {
                             let (host, _) = queued.remove(&c.id).unwrap();
                             prop_assert!(eligible(host));
                             fetched.insert(c.id);
-                            in_flight.insert(host, c.id);
+                            *in_flight.entry(host).or_insert(0) += 1;
                         }
                         (None, None) => {}
                         (got, want) => prop_assert!(false, "popped {:?}, model wanted {:?}", got.map(|c| c.priority), want),
                     }
                 }
                 _ => {
-                    if in_flight.remove(&h).is_some() {
+                    if let Some(n) = in_flight.get_mut(&h).filter(|n| **n > 0) {
+                        *n -= 1;
                         f.host_done(&cand(h, 0, 0, 0.0).host, now + dt);
-                        ready_at.insert(h, now + dt);
+                        let at = ready_at.entry(h).or_insert(0);
+                        *at = (*at).max(now + dt);
                     }
                     now += dt / 4;
                 }
