@@ -1,6 +1,9 @@
-//! The frontier proper: seen set, queued slots, per-host back queues, the
-//! ready/cooling host sets that make dispatch polite, BINGO!'s per-topic
-//! incoming/outgoing queues, and the cold tier's bookkeeping.
+//! The frontier proper: its state (seen set, queued slots, per-host back
+//! queues, the ready/cooling host sets, topic queues) and the queue side —
+//! push, raise, retry, snapshot, URL strings. Dispatch (which host goes
+//! next, in-flight limits) is `frontier/dispatch.rs`, BINGO!'s topic caps
+//! `frontier/topic_caps.rs`, the cold tier's bookkeeping
+//! `frontier/cold_tier.rs`.
 //!
 //! Host states: *ready* (live waiting URLs, under its in-flight limit,
 //! cool-down over: filed in `ready` by its best URL's key), *cooling*
@@ -24,6 +27,8 @@ use crate::topics::{TopicCaps, TopicQueue};
 use crate::FrontierError;
 
 mod cold_tier;
+mod dispatch;
+mod topic_caps;
 
 use cold_tier::entry_of;
 
@@ -222,47 +227,6 @@ impl Frontier {
         }
     }
 
-    /// Counts one past fetch from `host` in its server load (the VLDB
-    /// order's third key) without handing anything out: resuming a crawl
-    /// restores every host's load from the stored pages.
-    pub fn note_served(&mut self, host: &HostKey) {
-        let h = self.host_index(host);
-        if let Some(q) = self.hosts.get_mut(h as usize) {
-            q.serverload += 1;
-        }
-        self.refile(h, 0);
-    }
-
-    /// Gives `host` an in-flight limit of its own (`n` ≥ 1; 0 restores the
-    /// frontier's default): a crawler mirrors what its fetcher allows the
-    /// host — several connections when it asks for no interval between
-    /// requests, one when it does — so a batch never holds URLs the fetcher
-    /// would make wait.
-    pub fn set_host_limit(&mut self, host: &HostKey, n: u32) {
-        let h = self.host_index(host);
-        if let Some(q) = self.hosts.get_mut(h as usize) {
-            q.max_in_flight = n;
-        }
-        self.refile(h, 0);
-    }
-
-    /// The in-flight limit `host` was given by [`Frontier::set_host_limit`]
-    /// (0: none, the frontier's default applies).
-    pub fn host_limit(&self, host: &HostKey) -> u32 {
-        self.host_ids
-            .get(host)
-            .and_then(|&h| self.hosts.get(h as usize))
-            .map_or(0, |q| q.max_in_flight)
-    }
-
-    /// Queued URLs of topic `t` that are dispatchable and waiting behind
-    /// them (with topic caps on).
-    pub fn topic_sizes(&self, t: u32) -> (usize, usize) {
-        self.topics
-            .get(&t)
-            .map_or((0, 0), |q| (q.outgoing, q.incoming.len()))
-    }
-
     /// Every queued candidate (arbitrary order), to persist them; URLs that
     /// cannot be read back from the spill file are an error.
     pub fn snapshot(&self) -> Result<Vec<Candidate>, FrontierError> {
@@ -401,149 +365,6 @@ impl Frontier {
         n
     }
 
-    /// Hands out the best URL among hosts that are ready at `now_ms`.
-    pub fn pop_ready(&mut self, now_ms: u64) -> Option<Candidate> {
-        self.wake_cooled(now_ms);
-        loop {
-            let (rank, h) = self.ready.pop_first()?;
-            let q = self.hosts.get_mut(h as usize)?;
-            q.ready_rank = None;
-            // A host filed under a key it no longer has (its best cold
-            // record was superseded and compacted away) is filed again.
-            let now_best = q.best_key(&self.slots);
-            if now_best.map(|b| self.discipline.host_key(b, q.serverload)) != Some(rank) {
-                self.refile(h, now_ms);
-                continue;
-            }
-            let Some(q) = self.hosts.get_mut(h as usize) else {
-                continue;
-            };
-            if q.cold_first(&self.slots) {
-                match self.pop_cold(h) {
-                    Ok(Some(c)) => {
-                        if let Some(q) = self.hosts.get_mut(h as usize) {
-                            q.in_flight += 1;
-                            q.serverload += 1;
-                        }
-                        self.refile(h, now_ms);
-                        self.stats.popped += 1;
-                        return Some(c);
-                    }
-                    Ok(None) => {}
-                    Err(_) => self.stats.spill_errors += 1,
-                }
-                self.refile(h, now_ms);
-                continue;
-            }
-            let Some(q) = self.hosts.get_mut(h as usize) else {
-                continue;
-            };
-            let Some((_, slot)) = q.pop_best(&self.slots) else {
-                continue;
-            };
-            let Some(s) = self.release_slot(slot) else {
-                self.refile(h, now_ms);
-                continue;
-            };
-            let (url, s) = self.take_url(s);
-            if let Some(q) = self.hosts.get_mut(h as usize) {
-                if url.is_ok() {
-                    q.in_flight += 1;
-                    q.serverload += 1;
-                }
-            }
-            self.refile(h, now_ms);
-            if let Ok(url) = url {
-                self.stats.popped += 1;
-                return Some(self.candidate(&s, url));
-            }
-            self.stats.spill_errors += 1;
-        }
-    }
-
-    /// Reports that a fetch from `host` finished; the host may be contacted
-    /// again from `next_ready_ms` on (its politeness interval).
-    pub fn host_done(&mut self, host: &HostKey, next_ready_ms: u64) {
-        let Some(&h) = self.host_ids.get(host) else {
-            return;
-        };
-        if let Some(q) = self.hosts.get_mut(h as usize) {
-            q.in_flight = q.in_flight.saturating_sub(1);
-            q.ready_at = q.ready_at.max(next_ready_ms);
-        }
-        self.refile(h, 0);
-    }
-
-    /// Tags a host bad: its dispatchable URLs are removed and returned, its
-    /// URLs parked in topic queues are dropped when they reach the front,
-    /// and later pushes for it are dropped.
-    pub fn mark_bad(&mut self, host: &HostKey) -> Vec<Candidate> {
-        let h = self.host_index(host);
-        let Some(q) = self.hosts.get_mut(h as usize) else {
-            return Vec::new();
-        };
-        q.bad = true;
-        if let Some(rank) = q.ready_rank.take() {
-            self.ready.remove(&(rank, h));
-        }
-        let waiting = std::mem::take(&mut q.waiting);
-        let mut drained = Vec::new();
-        for Reverse((key, slot)) in waiting {
-            if !self.slots.is_live(slot, key) {
-                continue;
-            }
-            if let Some(s) = self.release_slot(slot) {
-                match self.take_url(s) {
-                    (Ok(url), s) => drained.push(self.candidate(&s, url)),
-                    (Err(_), _) => self.stats.spill_errors += 1,
-                }
-            }
-        }
-        let pending = self
-            .hosts
-            .get(h as usize)
-            .map_or(0, |q| q.cold.pending_len());
-        let cold = match (self.hosts.get_mut(h as usize), self.records.as_mut()) {
-            (Some(q), Some(file)) => q.cold.drain(file),
-            _ => Ok(Vec::new()),
-        };
-        self.cold_pending -= pending;
-        match cold {
-            Ok(recs) => {
-                for (rec, at) in recs {
-                    if self.ids.get(&rec.id) != Some(&entry_of(&rec, at)) {
-                        continue;
-                    }
-                    self.ids.insert(rec.id, HANDED_OUT);
-                    self.queued -= 1;
-                    match self.cold_candidate(&rec) {
-                        Ok(c) => drained.push(c),
-                        Err(_) => self.stats.spill_errors += 1,
-                    }
-                }
-            }
-            Err(_) => self.stats.spill_errors += 1,
-        }
-        self.stats.dropped_bad_host += drained.len() as u64;
-        drained
-    }
-
-    /// When the next host becomes ready (`None` if nothing is waiting or
-    /// every waiting host is at its in-flight limit). Costs one pass over
-    /// the hosts; call it only when `pop_ready` returned `None`.
-    pub fn next_ready_at(&mut self) -> Option<u64> {
-        if !self.ready.is_empty() {
-            return Some(0);
-        }
-        let limit = self.max_in_flight_per_host;
-        let slots = &self.slots;
-        self.hosts
-            .iter_mut()
-            .filter(|q| q.has_room(limit))
-            .filter_map(|q| (q.best(slots).is_some() || q.cold.records > 0).then_some(q.ready_at))
-            .min()
-    }
-
     fn host_index(&mut self, key: &HostKey) -> u32 {
         if let Some(&h) = self.host_ids.get(key) {
             return h;
@@ -650,34 +471,6 @@ impl Frontier {
         }
     }
 
-    /// Topic admission: `Some(false)` = dispatchable now, `Some(true)` =
-    /// parked in the incoming queue, `None` = refused (queue full of
-    /// better URLs). Evicts the incoming queue's worst URL when needed.
-    fn make_room_in_topic(&mut self, layer: Option<u32>, key: Key) -> Option<bool> {
-        let (Some(caps), Some(layer)) = (self.topic_caps, layer) else {
-            return Some(false);
-        };
-        let t = self.topics.entry(layer).or_default();
-        if t.outgoing < caps.outgoing {
-            return Some(false);
-        }
-        if t.incoming.len() < caps.incoming {
-            return Some(true);
-        }
-        let &(worst_key, worst) = t.incoming.last()?;
-        if (worst_key.a, worst_key.b) <= (key.a, key.b) {
-            return None;
-        }
-        t.incoming.remove(&(worst_key, worst));
-        if let Some(s) = self.slots.take(worst) {
-            self.ids.remove(&s.id);
-            self.queued -= 1;
-            self.forget_url(&s.url);
-            self.stats.dropped_topic_cap += 1;
-        }
-        Some(true)
-    }
-
     /// Takes a dispatchable slot out of the frontier (marking its id
     /// handed out) and refills its topic's outgoing queue.
     fn release_slot(&mut self, slot: u32) -> Option<Slot> {
@@ -688,42 +481,6 @@ impl Frontier {
             self.promote(l);
         }
         Some(s)
-    }
-
-    /// Moves the best parked URLs of topic `l` to dispatch while its
-    /// outgoing queue has room (one of its URLs just left it).
-    fn promote(&mut self, l: u32) {
-        let Some(caps) = self.topic_caps else { return };
-        if let Some(t) = self.topics.get_mut(&l) {
-            t.outgoing = t.outgoing.saturating_sub(1);
-        }
-        loop {
-            let Some(t) = self.topics.get_mut(&l) else {
-                return;
-            };
-            if t.outgoing >= caps.outgoing {
-                return;
-            }
-            let Some((key, slot)) = t.incoming.pop_first() else {
-                return;
-            };
-            let Some(s) = self.slots.get_mut(slot) else {
-                continue;
-            };
-            s.parked = false;
-            let host = s.host;
-            if self.hosts.get(host as usize).is_some_and(|q| q.bad) {
-                if let Some(s) = self.slots.take(slot) {
-                    self.ids.insert(s.id, HANDED_OUT);
-                    self.queued -= 1;
-                    self.stats.dropped_bad_host += 1;
-                    self.forget_url(&s.url);
-                }
-                continue;
-            }
-            t.outgoing += 1;
-            self.file_in_host(host, key, slot);
-        }
     }
 
     fn store_url(&mut self, url: CanonicalUrl) -> UrlRef {
@@ -804,48 +561,6 @@ impl Frontier {
             numtries: s.numtries,
             tunnel: s.tunnel,
             layer: s.layer(),
-        }
-    }
-
-    /// Files a host where its state says: ready (with a fresh rank), cooling
-    /// or nowhere. `now_ms` = 0 means "file by time, let `pop_ready` decide".
-    fn refile(&mut self, h: u32, now_ms: u64) {
-        let Some(q) = self.hosts.get_mut(h as usize) else {
-            return;
-        };
-        if let Some(rank) = q.ready_rank.take() {
-            self.ready.remove(&(rank, h));
-        }
-        if !q.has_room(self.max_in_flight_per_host) {
-            return;
-        }
-        let Some(best) = q.best_key(&self.slots) else {
-            return;
-        };
-        if q.ready_at <= now_ms || q.ready_at == 0 {
-            let rank = self.discipline.host_key(best, q.serverload);
-            q.ready_rank = Some(rank);
-            self.ready.insert((rank, h));
-        } else if !q.cooling {
-            q.cooling = true;
-            self.cooling.push(Reverse((q.ready_at, h)));
-        }
-    }
-
-    fn wake_cooled(&mut self, now_ms: u64) {
-        while let Some(Reverse((at, _))) = self.cooling.peek() {
-            if *at > now_ms {
-                break;
-            }
-            let Some(Reverse((_, h))) = self.cooling.pop() else {
-                break;
-            };
-            if let Some(q) = self.hosts.get_mut(h as usize) {
-                q.cooling = false;
-                if q.ready_rank.is_none() {
-                    self.refile(h, now_ms);
-                }
-            }
         }
     }
 }
