@@ -39,9 +39,11 @@ pub struct CrawlArgs {
     #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
     pub time_limit: Option<Duration>,
 
-    /// URLs fetched at once (one batch), at most one per host. Fewer keeps
-    /// the crawl closer to its strict priority order (a higher harvest
-    /// rate when the topic sits on few hosts), more fetches faster.
+    /// URLs fetched at once (one batch). A host with a politeness interval
+    /// (robots.txt Crawl-delay, or any interval on the real web) gives at
+    /// most one URL per batch, so when the best URLs sit on few such hosts,
+    /// fewer keeps the crawl closer to its priority order and more fetches
+    /// faster.
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY, value_name = "N")]
     pub concurrency: usize,
 

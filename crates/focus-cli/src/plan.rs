@@ -52,7 +52,8 @@ pub struct CrawlPlan {
     pub max_pages: u64,
     /// Stop after this long.
     pub time_limit: Option<Duration>,
-    /// URLs fetched at once (one batch, at most one per host).
+    /// URLs fetched at once (one batch; a host with a politeness interval
+    /// gives at most one of them).
     pub concurrency: usize,
     /// Output directory.
     pub out: PathBuf,
