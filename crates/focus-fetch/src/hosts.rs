@@ -29,9 +29,9 @@ pub struct HostStatus {
     /// its robots.txt `Crawl-delay`).
     pub interval: Duration,
     /// Requests to the host a crawler may hand the fetcher at once without
-    /// one of them waiting out a politeness interval: unbounded
-    /// (`u32::MAX`; they share the host's connections) when the host has no
-    /// interval and never timed out, otherwise 1 (0 before first contact).
+    /// one of them waiting: its connection limit (per host, and per domain
+    /// if lower) when the host has no politeness interval and never timed
+    /// out, otherwise 1 (0 before first contact).
     pub burst: u32,
 }
 
@@ -162,7 +162,7 @@ impl Hosts {
                     consecutive_failures: s.failures,
                     interval: s.interval,
                     burst: if s.interval.is_zero() && !s.slow {
-                        u32::MAX
+                        u32::try_from(self.per_host.min(self.per_domain)).unwrap_or(u32::MAX)
                     } else {
                         1
                     },
@@ -226,7 +226,7 @@ mod tests {
         );
         assert_eq!(hosts.status(&a).burst, 0, "never contacted");
         hosts.success(&a);
-        assert_eq!(hosts.status(&a).burst, u32::MAX, "no interval: no wait");
+        assert_eq!(hosts.status(&a).burst, 2, "no interval: every connection");
         hosts.set_crawl_delay(&b, Duration::from_secs(1));
         assert_eq!(hosts.status(&b).burst, 1, "a crawl-delay spaces requests");
         hosts.failure(&c, true);
@@ -234,5 +234,8 @@ mod tests {
         let polite = Hosts::new(2, 5, Duration::from_millis(1), 3);
         polite.success(&a);
         assert_eq!(polite.status(&a).burst, 1, "any interval spaces requests");
+        let narrow = Hosts::new(4, 3, Duration::ZERO, 3);
+        narrow.success(&a);
+        assert_eq!(narrow.status(&a).burst, 3, "the domain limit binds");
     }
 }
