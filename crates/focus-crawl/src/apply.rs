@@ -60,8 +60,8 @@ pub(crate) fn apply(
 ) -> Result<(), CrawlError> {
     // The frontier hands a host out again only after its politeness
     // interval (robots.txt crawl-delay included), and only as many URLs at
-    // once as the fetcher runs without a politeness wait, so a batch never
-    // waits on a cooling host.
+    // once as the fetcher runs without one waiting (its connections, or one
+    // for a host with an interval), so a batch never waits on a host.
     let host = parts.fetcher.host_status(&c.host);
     if st.frontier.host_limit(&c.host) != host.burst {
         st.frontier.set_host_limit(&c.host, host.burst);
