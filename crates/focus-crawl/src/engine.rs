@@ -209,8 +209,9 @@ pub async fn run(
             let p = p?;
             frontier.mark_seen(PageId(p.id));
             if let Ok(url) = canon.canonicalize(&p.url) {
-                frontier.note_served(&url.host_key());
-                hosts.insert(url.host_key());
+                let host = url.host_key();
+                frontier.note_served(&host);
+                hosts.insert(host);
             }
             let best = p.class.as_deref().and_then(|c| parts.taxonomy.find(c));
             tally.push(p.id, p.relevance, best, parts.truth_of(&p.url));
