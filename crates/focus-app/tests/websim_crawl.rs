@@ -18,6 +18,7 @@ fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
         max_pages: pages,
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
+        fill_batches: false,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,

@@ -47,6 +47,14 @@ pub struct CrawlArgs {
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY, value_name = "N")]
     pub concurrency: usize,
 
+    /// Fill every batch with the best ready URLs however poor they are
+    /// (throughput first). By default a focused crawl fetches only URLs at
+    /// least as promising as its recent harvest while there are any, and
+    /// waits for their hosts' politeness intervals instead of spending
+    /// fetches on worse ones.
+    #[arg(long)]
+    pub fill_batches: bool,
+
     /// Size of the embedded websim in pages (default: its default web of
     /// 200,000). A bigger web of the same model has proportionally bigger
     /// topics, so a long crawl does not run out of its topic.

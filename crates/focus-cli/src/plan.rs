@@ -55,6 +55,9 @@ pub struct CrawlPlan {
     /// URLs fetched at once (one batch; a host with a politeness interval
     /// gives at most one of them).
     pub concurrency: usize,
+    /// Fill every batch however poor the URLs (`--fill-batches`) instead of
+    /// waiting on politeness for promising ones.
+    pub fill_batches: bool,
     /// Output directory.
     pub out: PathBuf,
     /// Seed of every random choice.
@@ -121,6 +124,7 @@ impl CrawlPlan {
             max_pages: a.max_pages,
             time_limit: a.time_limit,
             concurrency: a.concurrency,
+            fill_batches: a.fill_batches,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,

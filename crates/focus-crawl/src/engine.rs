@@ -98,6 +98,13 @@ pub struct CrawlConfig {
     pub window: usize,
     /// When to diagnose stagnation.
     pub stagnation: StagnationConfig,
+    /// Fill every batch from the ready hosts in order, however poor their
+    /// URLs (the throughput-first rule of general crawlers). By default a
+    /// crawl ordered by priority only fetches URLs at least as promising as
+    /// its recent harvest (the moving average of relevance) while such URLs
+    /// exist, and waits for their hosts' politeness intervals rather than
+    /// spend fetches on worse ones.
+    pub fill_batches: bool,
     /// Set to stop cleanly between batches (Ctrl-C).
     pub stop: Arc<AtomicBool>,
 }
@@ -116,6 +123,7 @@ impl CrawlConfig {
             resume: false,
             window: 100,
             stagnation: StagnationConfig::default(),
+            fill_batches: false,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -205,8 +213,11 @@ pub async fn run(
     // Resume: fetched pages are never fetched again; queued URLs come back.
     if cfg.resume && store.page_count() > 0 {
         let mut hosts = HashSet::new();
-        for p in store.pages() {
-            let p = p?;
+        // In fetch order, so the harvest moving average (which sets the
+        // dispatch floor) and the stagnation census end where they stopped.
+        let mut pages = store.pages().collect::<Result<Vec<_>, _>>()?;
+        pages.sort_by_key(|p| (p.fetched_at_ms, p.id));
+        for p in pages {
             frontier.mark_seen(PageId(p.id));
             if let Ok(url) = canon.canonicalize(&p.url) {
                 let host = url.host_key();
@@ -273,9 +284,29 @@ pub async fn run(
         }
         let room = (cfg.max_pages - tally.fetched).min(cfg.batch as u64) as usize;
         let now = tick * TICK_MS;
-        let batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready(now))
-            .take(room)
-            .collect();
+        let floor = if cfg.fill_batches {
+            f64::NEG_INFINITY
+        } else {
+            tally.tracker.moving_average()
+        };
+        let mut batch: Vec<Candidate> =
+            std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
+                .take(room)
+                .collect();
+        if batch.is_empty() {
+            // Nothing ready is as promising as the crawl's recent harvest:
+            // wait for a host that has something (politeness), and only
+            // when no host has, take the best of what is ready.
+            if let Some(at) = frontier.next_ready_at_least(floor) {
+                if at > now {
+                    tick = at.div_ceil(TICK_MS);
+                    continue;
+                }
+            }
+            batch = std::iter::from_fn(|| frontier.pop_ready(now))
+                .take(room)
+                .collect();
+        }
         if batch.is_empty() {
             // Every queued host may be cooling down (politeness, robots.txt
             // crawl-delay): move the clock to the first one rather than stop.

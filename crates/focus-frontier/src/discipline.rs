@@ -60,6 +60,11 @@ fn desc(priority: f64) -> u64 {
     u64::MAX - p.to_bits()
 }
 
+/// The priority a key component made by [`desc`] stands for.
+fn undesc(component: u64) -> f64 {
+    f64::from_bits(u64::MAX - component)
+}
+
 impl Discipline {
     /// The key of a candidate within its host queue.
     pub(crate) fn key(&self, c: &Candidate, seq: u64) -> Key {
@@ -104,6 +109,17 @@ impl Discipline {
         }
     }
 
+    /// The priority of the URL a host competes with, read back from its
+    /// rank ([`Discipline::host_key`]); `None` for orders that ignore
+    /// priority.
+    pub(crate) fn priority_in_rank(&self, rank: (u64, u64, u64, u64)) -> Option<f64> {
+        match self {
+            Discipline::Lexicographic | Discipline::Layered { .. } => Some(undesc(rank.1)),
+            Discipline::BestFirst => Some(undesc(rank.0)),
+            _ => None,
+        }
+    }
+
     /// True when raising a queued URL's priority can change its order.
     pub(crate) fn uses_priority(&self) -> bool {
         matches!(
@@ -133,6 +149,25 @@ mod tests {
         assert!(d.key(&cand(0.1, 0, 0), 5) < d.key(&cand(0.9, 1, 0), 1));
         assert!(d.key(&cand(0.9, 0, 0), 5) < d.key(&cand(0.1, 0, 0), 1));
         assert!(d.key(&cand(0.5, 0, 0), 1) < d.key(&cand(0.5, 0, 0), 2));
+    }
+
+    #[test]
+    fn a_rank_gives_back_the_priority_it_was_made_from() {
+        for d in [
+            Discipline::Lexicographic,
+            Discipline::BestFirst,
+            Discipline::Layered { layers: 3 },
+        ] {
+            for p in [0.0, 1e-300, 0.25, 0.999_999_9, 1.0] {
+                let rank = d.host_key(d.key(&cand(p, 0, 0), 7), 3);
+                assert_eq!(d.priority_in_rank(rank), Some(p), "{d:?} {p}");
+            }
+        }
+        let fifo = Discipline::NumtriesFifo;
+        assert_eq!(
+            fifo.priority_in_rank(fifo.host_key(fifo.key(&cand(0.5, 0, 0), 1), 0)),
+            None
+        );
     }
 
     #[test]

@@ -347,6 +347,41 @@ fn a_cooling_host_does_not_block_a_ready_one() {
 }
 
 #[test]
+fn a_floor_holds_poor_urls_back_while_a_promising_host_cools() {
+    let mut f = Frontier::new(Discipline::Lexicographic);
+    f.push(cand(1, 1, 0, 0.9));
+    f.push(cand(1, 2, 0, 0.8));
+    f.push(cand(2, 1, 0, 0.1));
+    let first = f.pop_ready_at_least(0, 0.5).unwrap();
+    assert_eq!(first.priority, 0.9);
+    f.host_done(&first.host, 1000);
+    // Host 2's URL is ready but below the floor: nothing is handed out and
+    // nothing is lost; the promising host is ready at t=1000.
+    assert!(f.pop_ready_at_least(10, 0.5).is_none());
+    assert_eq!(f.len(), 2);
+    assert_eq!(f.next_ready_at_least(0.5), Some(1000));
+    assert_eq!(f.pop_ready_at_least(1000, 0.5).unwrap().priority, 0.8);
+    // Nothing promising is left anywhere: no host to wait for, and the
+    // poor URL still comes out without a floor.
+    assert_eq!(f.next_ready_at_least(0.5), None);
+    assert_eq!(f.pop_ready(1000).unwrap().priority, 0.1);
+}
+
+#[test]
+fn orders_that_ignore_priority_have_no_floor() {
+    for d in [
+        Discipline::BreadthFirst,
+        Discipline::NumtriesFifo,
+        Discipline::Random { seed: 3 },
+    ] {
+        let mut f = Frontier::new(d);
+        f.push(cand(1, 1, 0, 0.0));
+        assert_eq!(f.next_ready_at_least(0.9), Some(0), "{d:?}");
+        assert!(f.pop_ready_at_least(0, 0.9).is_some(), "{d:?}");
+    }
+}
+
+#[test]
 fn hub_citations_are_raised_to_the_maximum_and_bad_hosts_drained() {
     let mut f = Frontier::new(Discipline::Lexicographic);
     let low = cand(1, 1, 0, 0.1);
@@ -470,4 +505,35 @@ fn restored_server_load_and_insertion_order_reproduce_the_pop_order() {
     assert_eq!(a, pops(&mut resumed));
     assert_eq!(a.last(), Some(&queued[0].id), "the loaded host goes last");
     assert_eq!(original.seq_of(queued[0].id), None, "handed out");
+}
+
+proptest! {
+    /// With a floor, the frontier hands out exactly the queued URLs at or
+    /// above it, best first as without one, and keeps every other URL.
+    #[test]
+    fn a_floor_hands_out_the_promising_prefix_and_keeps_the_rest(
+        items in items(),
+        floor in 0.0f64..1.0,
+    ) {
+        let mut with = Frontier::new(Discipline::BestFirst);
+        let mut queued = HashMap::new();
+        for (h, p, d, pr) in items {
+            let c = cand(h, p, d, pr);
+            if matches!(with.push(c.clone()), PushResult::Queued | PushResult::Raised) {
+                let p = queued.entry(c.id).or_insert(c.priority);
+                *p = p.max(c.priority);
+            }
+        }
+        let mut out = Vec::new();
+        while let Some(c) = with.pop_ready_at_least(0, floor) {
+            with.host_done(&c.host, 0);
+            out.push(c);
+        }
+        let expected = queued.values().filter(|&&p| p >= floor).count();
+        prop_assert_eq!(out.len(), expected);
+        prop_assert!(out.iter().all(|c| c.priority >= floor));
+        prop_assert!(out.windows(2).all(|w| w[0].priority >= w[1].priority));
+        prop_assert_eq!(with.len(), queued.len() - expected);
+        prop_assert_eq!(with.next_ready_at_least(floor), None);
+    }
 }

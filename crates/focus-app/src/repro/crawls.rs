@@ -111,6 +111,7 @@ pub(super) async fn crawl(
         max_pages: cfg.pages,
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
+        fill_batches: false,
         out: dir.clone(),
         seed: cfg.seed,
         resume: false,

@@ -49,6 +49,14 @@ impl Frontier {
 
     /// Hands out the best URL among hosts that are ready at `now_ms`.
     pub fn pop_ready(&mut self, now_ms: u64) -> Option<Candidate> {
+        self.pop_ready_at_least(now_ms, f64::NEG_INFINITY)
+    }
+
+    /// Hands out the best URL among hosts that are ready at `now_ms` if its
+    /// priority is at least `floor`; otherwise leaves the frontier as it
+    /// was and returns `None`. Orders that ignore priority (breadth-first,
+    /// random, numtries-FIFO) have no floor.
+    pub fn pop_ready_at_least(&mut self, now_ms: u64, floor: f64) -> Option<Candidate> {
         self.wake_cooled(now_ms);
         loop {
             let (rank, h) = self.ready.pop_first()?;
@@ -60,6 +68,14 @@ impl Frontier {
             if now_best.map(|b| self.discipline.host_key(b, q.serverload)) != Some(rank) {
                 self.refile(h, now_ms);
                 continue;
+            }
+            if self
+                .discipline
+                .priority_in_rank(rank)
+                .is_some_and(|p| p < floor)
+            {
+                self.refile(h, now_ms);
+                return None;
             }
             let Some(q) = self.hosts.get_mut(h as usize) else {
                 continue;
@@ -187,6 +203,25 @@ impl Frontier {
             .iter_mut()
             .filter(|q| q.has_room(limit))
             .filter_map(|q| (q.best(slots).is_some() || q.cold.records > 0).then_some(q.ready_at))
+            .min()
+    }
+
+    /// When the next host whose best URL has a priority of at least `floor`
+    /// becomes ready (a time at or before now if one is ready; `None` if no
+    /// waiting host with room has such a URL). Orders that ignore priority have no floor.
+    /// Costs one pass over the hosts.
+    pub fn next_ready_at_least(&mut self, floor: f64) -> Option<u64> {
+        let limit = self.max_in_flight_per_host;
+        let (slots, discipline) = (&self.slots, self.discipline);
+        self.hosts
+            .iter_mut()
+            .filter(|q| q.has_room(limit))
+            .filter_map(|q| {
+                let best = q.best_key(slots)?;
+                let rank = discipline.host_key(best, q.serverload);
+                let promising = discipline.priority_in_rank(rank).is_none_or(|p| p >= floor);
+                promising.then_some(q.ready_at)
+            })
             .min()
     }
 
