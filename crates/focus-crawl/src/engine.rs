@@ -293,19 +293,22 @@ pub async fn run(
             std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
                 .take(room)
                 .collect();
-        if batch.is_empty() {
-            // Nothing ready is as promising as the crawl's recent harvest:
-            // wait for a host that has something (politeness), and only
-            // when no host has, take the best of what is ready.
-            if let Some(at) = frontier.next_ready_at_least(floor) {
-                if at > now {
-                    tick = at.div_ceil(TICK_MS);
-                    continue;
+        if batch.len() < room {
+            // Nothing else ready is as promising as the crawl's recent
+            // harvest. If a promising URL waits out a politeness interval,
+            // spend no fetches on worse ones: send what there is, or wait
+            // for that host. Otherwise fill the batch in order.
+            match frontier.next_cooling_at_least(floor) {
+                Some(at) if at > now => {
+                    if batch.is_empty() {
+                        tick = at.div_ceil(TICK_MS);
+                        continue;
+                    }
                 }
+                _ => batch.extend(
+                    std::iter::from_fn(|| frontier.pop_ready(now)).take(room - batch.len()),
+                ),
             }
-            batch = std::iter::from_fn(|| frontier.pop_ready(now))
-                .take(room)
-                .collect();
         }
         if batch.is_empty() {
             // Every queued host may be cooling down (politeness, robots.txt

@@ -206,21 +206,28 @@ impl Frontier {
             .min()
     }
 
-    /// When the next host whose best URL has a priority of at least `floor`
-    /// becomes ready (a time at or before now if one is ready; `None` if no
-    /// waiting host with room has such a URL). Orders that ignore priority have no floor.
-    /// Costs one pass over the hosts.
-    pub fn next_ready_at_least(&mut self, floor: f64) -> Option<u64> {
+    /// When the first host that waits out a politeness interval (cooling)
+    /// and holds a URL with a priority of at least `floor` becomes ready;
+    /// `None` if no cooling host holds one. Orders that ignore priority
+    /// have no floor. Looks at cooling hosts only (those fetched within
+    /// their interval), so it is cheap where hosts ask for no interval.
+    pub fn next_cooling_at_least(&mut self, floor: f64) -> Option<u64> {
         let limit = self.max_in_flight_per_host;
         let (slots, discipline) = (&self.slots, self.discipline);
-        self.hosts
-            .iter_mut()
-            .filter(|q| q.has_room(limit))
-            .filter_map(|q| {
+        let hosts = &mut self.hosts;
+        self.cooling
+            .iter()
+            .filter_map(|&Reverse((_, h))| {
+                let q = hosts.get_mut(h as usize)?;
+                if !q.cooling || !q.has_room(limit) {
+                    return None;
+                }
                 let best = q.best_key(slots)?;
                 let rank = discipline.host_key(best, q.serverload);
-                let promising = discipline.priority_in_rank(rank).is_none_or(|p| p >= floor);
-                promising.then_some(q.ready_at)
+                discipline
+                    .priority_in_rank(rank)
+                    .is_none_or(|p| p >= floor)
+                    .then_some(q.ready_at)
             })
             .min()
     }
