@@ -163,6 +163,7 @@ mod tests {
         );
         assert_eq!(p.max_pages, 5000);
         assert_eq!(p.concurrency, 32);
+        assert!(!p.fill_batches);
         assert_eq!(p.baseline, None);
     }
 
@@ -183,12 +184,14 @@ mod tests {
             "5m",
             "--concurrency",
             "4",
+            "--fill-batches",
             "--unfocused",
         ])
         .unwrap();
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
         assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
         assert_eq!(p.concurrency, 4);
+        assert!(p.fill_batches);
         assert_eq!(p.baseline, Some(Baseline::Random));
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
     }
