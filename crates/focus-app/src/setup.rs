@@ -48,7 +48,8 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     let policy: Box<dyn Policy> = match (plan.baseline, personality) {
         (Some(Baseline::Random), _) => Box::new(RandomOrder),
         (Some(Baseline::BreadthFirst), _) => Box::new(BreadthFirst),
-        (None, Personality::Soft) => Box::new(SoftFocus),
+        (None, Personality::Soft) if plan.www_order => Box::new(SoftFocus::WWW),
+        (None, Personality::Soft) => Box::new(SoftFocus::VLDB),
         (None, Personality::Hard) => Box::new(HardFocus),
     };
     let featurizer = Featurizer::default();

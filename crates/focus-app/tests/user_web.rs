@@ -64,6 +64,7 @@ async fn crawl(
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
         fill_batches,
+        www_order: false,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,

@@ -19,6 +19,7 @@ fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
         fill_batches: false,
+        www_order: false,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,

@@ -55,6 +55,13 @@ pub struct CrawlArgs {
     #[arg(long)]
     pub fill_batches: bool,
 
+    /// Soft focus: break ties of relevance by arrival, the WWW 1999
+    /// paper's order, instead of the VLDB paper's `serverload` key (hosts
+    /// fetched least first), the default. Ignored by hard focus and the
+    /// baselines.
+    #[arg(long)]
+    pub www_order: bool,
+
     /// Size of the embedded websim in pages (default: its default web of
     /// 200,000). A bigger web of the same model has proportionally bigger
     /// topics, so a long crawl does not run out of its topic.

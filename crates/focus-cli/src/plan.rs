@@ -58,6 +58,9 @@ pub struct CrawlPlan {
     /// Fill every batch however poor the URLs (`--fill-batches`) instead of
     /// waiting on politeness for promising ones.
     pub fill_batches: bool,
+    /// Soft focus in the WWW 1999 paper's order (`--www-order`), not the
+    /// VLDB paper's.
+    pub www_order: bool,
     /// Output directory.
     pub out: PathBuf,
     /// Seed of every random choice.
@@ -125,6 +128,7 @@ impl CrawlPlan {
             time_limit: a.time_limit,
             concurrency: a.concurrency,
             fill_batches: a.fill_batches,
+            www_order: a.www_order,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,
@@ -163,7 +167,7 @@ mod tests {
         );
         assert_eq!(p.max_pages, 5000);
         assert_eq!(p.concurrency, 32);
-        assert!(!p.fill_batches);
+        assert!(!p.fill_batches && !p.www_order);
         assert_eq!(p.baseline, None);
     }
 
@@ -185,13 +189,14 @@ mod tests {
             "--concurrency",
             "4",
             "--fill-batches",
+            "--www-order",
             "--unfocused",
         ])
         .unwrap();
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
         assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
         assert_eq!(p.concurrency, 4);
-        assert!(p.fill_batches);
+        assert!(p.fill_batches && p.www_order);
         assert_eq!(p.baseline, Some(Baseline::Random));
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
     }

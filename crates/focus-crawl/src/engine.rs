@@ -184,6 +184,7 @@ const TICK_MS: u64 = 50;
 fn discipline(order: Order, seed: u64) -> Discipline {
     match order {
         Order::Lexicographic => Discipline::Lexicographic,
+        Order::NumtriesPriority => Discipline::NumtriesPriority,
         Order::NumtriesFifo => Discipline::NumtriesFifo,
         Order::BreadthFirst => Discipline::BreadthFirst,
         Order::Random => Discipline::Random { seed },

@@ -165,7 +165,7 @@ mod tests {
             }),
             taxonomy: Taxonomy::new(),
             featurizer,
-            policy: Box::new(SoftFocus),
+            policy: Box::new(SoftFocus::VLDB),
             seeds: Vec::new(),
             truth: None,
         }

@@ -4,7 +4,8 @@
 //!
 //! | policy | paper | expands | child priority | order |
 //! |---|---|---|---|---|
-//! | [`SoftFocus`] | Chakrabarti 1999 | every page | R(parent), max over paths | (numtries ↑, R ↓, serverload ↑) |
+//! | [`SoftFocus::VLDB`] (default) | Chakrabarti 1999, VLDB order | every page | R(parent), max over paths | (numtries ↑, R ↓, serverload ↑) |
+//! | [`SoftFocus::WWW`] | Chakrabarti 1999, WWW order | every page | R(parent), max over paths | (numtries ↑, R ↓), ties by arrival |
 //! | [`HardFocus`] | Chakrabarti 1999 | best leaf has a good ancestor-or-self | R(parent) (measurement only) | (numtries ↑, arbitrary) |
 //! | [`BreadthFirst`] | baseline | every page | — | FIFO by depth |
 //! | [`RandomOrder`] | 1999 "unfocused" | every page | — | seeded random |
@@ -18,6 +19,8 @@ use focus_core::{Taxonomy, TopicId};
 pub enum Order {
     /// (numtries ascending, priority descending, serverload ascending).
     Lexicographic,
+    /// (numtries ascending, priority descending), ties by arrival.
+    NumtriesPriority,
     /// (numtries ascending), otherwise first come first served.
     NumtriesFifo,
     /// Nondecreasing depth, first come first served.
@@ -64,16 +67,38 @@ pub trait Policy: Send + Sync {
 }
 
 /// Soft focus: every outlink inherits its parent's relevance; the frontier
-/// keeps the maximum over paths.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SoftFocus;
+/// keeps the maximum over paths. The two papers order the frontier alike
+/// but for one key: the VLDB paper breaks ties of relevance by `serverload`
+/// ascending (hosts fetched least first, "to prevent the crawler going
+/// depth-first into one or a few sites"), the WWW paper does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SoftFocus {
+    order: Order,
+}
+
+impl SoftFocus {
+    /// (numtries ↑, R ↓, serverload ↑): the VLDB 1999 paper; the default.
+    pub const VLDB: SoftFocus = SoftFocus {
+        order: Order::Lexicographic,
+    };
+    /// (numtries ↑, R ↓), ties by arrival: the WWW 1999 paper.
+    pub const WWW: SoftFocus = SoftFocus {
+        order: Order::NumtriesPriority,
+    };
+}
+
+impl Default for SoftFocus {
+    fn default() -> Self {
+        Self::VLDB
+    }
+}
 
 impl Policy for SoftFocus {
     fn name(&self) -> &'static str {
         "soft"
     }
     fn order(&self) -> Order {
-        Order::Lexicographic
+        self.order
     }
     fn uses_distiller(&self) -> bool {
         true
@@ -228,14 +253,17 @@ mod tests {
             best_leaf: hiking,
             taxonomy: &t,
         };
-        assert_eq!(SoftFocus.expand(&v), Expansion::Expand { priority: 0.05 });
-        let over = PageVerdict {
-            relevance: 1.5,
-            ..v
-        };
-        assert_eq!(SoftFocus.expand(&over), Expansion::Expand { priority: 1.0 });
-        assert!(SoftFocus.uses_distiller());
-        assert_eq!(SoftFocus.order(), Order::Lexicographic);
+        for soft in [SoftFocus::VLDB, SoftFocus::WWW] {
+            assert_eq!(soft.expand(&v), Expansion::Expand { priority: 0.05 });
+            let over = PageVerdict {
+                relevance: 1.5,
+                ..v
+            };
+            assert_eq!(soft.expand(&over), Expansion::Expand { priority: 1.0 });
+            assert!(soft.uses_distiller());
+        }
+        assert_eq!(SoftFocus::default().order(), Order::Lexicographic);
+        assert_eq!(SoftFocus::WWW.order(), Order::NumtriesPriority);
     }
 
     #[test]

@@ -12,6 +12,9 @@ use crate::candidate::Candidate;
 pub enum Discipline {
     /// (numtries ↑, priority ↓, serverload ↑): the VLDB 1999 paper.
     Lexicographic,
+    /// (numtries ↑, priority ↓), ties by arrival: the WWW 1999 paper's
+    /// soft-focus order, without the VLDB paper's `serverload` key.
+    NumtriesPriority,
     /// (numtries ↑), then first come first served: the 1999 hard-focus crawl.
     NumtriesFifo,
     /// Nondecreasing depth, first come first served.
@@ -83,7 +86,9 @@ impl Discipline {
     /// The key of the fields an order may look at.
     pub(crate) fn key_of(&self, c: Sortable, seq: u64) -> Key {
         let (a, b) = match *self {
-            Discipline::Lexicographic => (u64::from(c.numtries), desc(c.priority)),
+            Discipline::Lexicographic | Discipline::NumtriesPriority => {
+                (u64::from(c.numtries), desc(c.priority))
+            }
             Discipline::NumtriesFifo => (u64::from(c.numtries), 0),
             Discipline::BreadthFirst => (u64::from(c.depth), 0),
             Discipline::Random { seed } => (xxh3_64_with_seed(&c.id.to_le_bytes(), seed), 0),
@@ -114,7 +119,9 @@ impl Discipline {
     /// priority.
     pub(crate) fn priority_in_rank(&self, rank: (u64, u64, u64, u64)) -> Option<f64> {
         match self {
-            Discipline::Lexicographic | Discipline::Layered { .. } => Some(undesc(rank.1)),
+            Discipline::Lexicographic
+            | Discipline::NumtriesPriority
+            | Discipline::Layered { .. } => Some(undesc(rank.1)),
             Discipline::BestFirst => Some(undesc(rank.0)),
             _ => None,
         }
@@ -124,7 +131,10 @@ impl Discipline {
     pub(crate) fn uses_priority(&self) -> bool {
         matches!(
             self,
-            Discipline::Lexicographic | Discipline::BestFirst | Discipline::Layered { .. }
+            Discipline::Lexicographic
+                | Discipline::NumtriesPriority
+                | Discipline::BestFirst
+                | Discipline::Layered { .. }
         )
     }
 }
@@ -155,6 +165,7 @@ mod tests {
     fn a_rank_gives_back_the_priority_it_was_made_from() {
         for d in [
             Discipline::Lexicographic,
+            Discipline::NumtriesPriority,
             Discipline::BestFirst,
             Discipline::Layered { layers: 3 },
         ] {
@@ -168,6 +179,16 @@ mod tests {
             fifo.priority_in_rank(fifo.host_key(fifo.key(&cand(0.5, 0, 0), 1), 0)),
             None
         );
+    }
+
+    #[test]
+    fn only_the_vldb_order_ranks_hosts_by_server_load() {
+        let k = |d: Discipline| d.key(&cand(0.5, 0, 0), 4);
+        let vldb = Discipline::Lexicographic;
+        assert!(vldb.host_key(k(vldb), 1) < vldb.host_key(k(vldb), 9));
+        let www = Discipline::NumtriesPriority;
+        assert_eq!(www.host_key(k(www), 1), www.host_key(k(www), 9));
+        assert_eq!(k(www), k(vldb));
     }
 
     #[test]

@@ -246,6 +246,7 @@ proptest! {
         run in 1usize..6,
         discipline in prop_oneof![
             Just(Discipline::Lexicographic),
+            Just(Discipline::NumtriesPriority),
             Just(Discipline::BestFirst),
             Just(Discipline::BreadthFirst),
             Just(Discipline::Layered { layers: 3 }),

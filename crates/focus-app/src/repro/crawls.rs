@@ -112,6 +112,7 @@ pub(super) async fn crawl(
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
         fill_batches: false,
+        www_order: false,
         out: dir.clone(),
         seed: cfg.seed,
         resume: false,
