@@ -114,29 +114,47 @@ impl Discipline {
         }
     }
 
-    /// The priority of the URL a host competes with, read back from its
-    /// rank ([`Discipline::host_key`]); `None` for orders that ignore
-    /// priority.
-    pub(crate) fn priority_in_rank(&self, rank: (u64, u64, u64, u64)) -> Option<f64> {
+    /// Which part of a key carries the priority, for the orders that use
+    /// one (the one list of them).
+    fn priority_part(&self) -> Option<KeyPart> {
         match self {
             Discipline::Lexicographic
             | Discipline::NumtriesPriority
-            | Discipline::Layered { .. } => Some(undesc(rank.1)),
-            Discipline::BestFirst => Some(undesc(rank.0)),
+            | Discipline::Layered { .. } => Some(KeyPart::B),
+            Discipline::BestFirst => Some(KeyPart::A),
             _ => None,
         }
     }
 
+    /// The priority of the URL a host competes with, read back from its
+    /// rank ([`Discipline::host_key`]); `None` for orders that ignore
+    /// priority.
+    pub(crate) fn priority_in_rank(&self, rank: (u64, u64, u64, u64)) -> Option<f64> {
+        self.priority_part().map(|part| {
+            undesc(match part {
+                KeyPart::A => rank.0,
+                KeyPart::B => rank.1,
+            })
+        })
+    }
+
+    /// True when a host of this rank may be dispatched under `floor`: its
+    /// best URL's priority is not below it, or the order ignores priority.
+    pub(crate) fn clears_floor(&self, rank: (u64, u64, u64, u64), floor: f64) -> bool {
+        !self.priority_in_rank(rank).is_some_and(|p| p < floor)
+    }
+
     /// True when raising a queued URL's priority can change its order.
     pub(crate) fn uses_priority(&self) -> bool {
-        matches!(
-            self,
-            Discipline::Lexicographic
-                | Discipline::NumtriesPriority
-                | Discipline::BestFirst
-                | Discipline::Layered { .. }
-        )
+        self.priority_part().is_some()
     }
+}
+
+/// A part of an ordering key ([`Key::a`] or [`Key::b`]).
+#[derive(Debug, Clone, Copy)]
+enum KeyPart {
+    A,
+    B,
 }
 
 #[cfg(test)]

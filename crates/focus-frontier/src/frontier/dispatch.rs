@@ -69,11 +69,7 @@ impl Frontier {
                 self.refile(h, now_ms);
                 continue;
             }
-            if self
-                .discipline
-                .priority_in_rank(rank)
-                .is_some_and(|p| p < floor)
-            {
+            if !self.discipline.clears_floor(rank, floor) {
                 self.refile(h, now_ms);
                 return None;
             }
@@ -224,10 +220,7 @@ impl Frontier {
                 }
                 let best = q.best_key(slots)?;
                 let rank = discipline.host_key(best, q.serverload);
-                discipline
-                    .priority_in_rank(rank)
-                    .is_none_or(|p| p >= floor)
-                    .then_some(q.ready_at)
+                discipline.clears_floor(rank, floor).then_some(q.ready_at)
             })
             .min()
     }
