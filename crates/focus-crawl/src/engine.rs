@@ -192,6 +192,47 @@ fn discipline(order: Order, seed: u64) -> Discipline {
     }
 }
 
+/// What the frontier gives the next batch.
+enum Dispatch {
+    /// URLs to fetch now.
+    Batch(Vec<Candidate>),
+    /// Nothing to fetch before this logical time (hosts are cooling).
+    WaitUntil(u64),
+    /// Nothing is queued.
+    Exhausted,
+}
+
+/// Up to `room` URLs ready at `now`: those at least as promising as
+/// `floor` first. If a promising URL waits out a politeness interval, no
+/// fetch is spent on worse ones: the batch goes out with what there is, or
+/// the crawl waits for that host. Otherwise the batch fills in order, and
+/// when nothing is ready the crawl waits for the first cooling host.
+fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: f64) -> Dispatch {
+    let mut batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
+        .take(room)
+        .collect();
+    if batch.len() < room {
+        match frontier.next_cooling_at_least(floor) {
+            Some(at) if at > now => {
+                if batch.is_empty() {
+                    return Dispatch::WaitUntil(at);
+                }
+            }
+            _ => batch
+                .extend(std::iter::from_fn(|| frontier.pop_ready(now)).take(room - batch.len())),
+        }
+    }
+    if !batch.is_empty() {
+        return Dispatch::Batch(batch);
+    }
+    // Every queued host may be cooling down (politeness, robots.txt
+    // crawl-delay): move the clock to the first one rather than stop.
+    match frontier.next_ready_at() {
+        Some(at) if at > now => Dispatch::WaitUntil(at),
+        _ => Dispatch::Exhausted,
+    }
+}
+
 /// Runs a crawl to its end and writes the output contract.
 pub async fn run(
     parts: Parts,
@@ -290,41 +331,17 @@ pub async fn run(
         } else {
             tally.tracker.moving_average()
         };
-        let mut batch: Vec<Candidate> =
-            std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
-                .take(room)
-                .collect();
-        if batch.len() < room {
-            // Nothing else ready is as promising as the crawl's recent
-            // harvest. If a promising URL waits out a politeness interval,
-            // spend no fetches on worse ones: send what there is, or wait
-            // for that host. Otherwise fill the batch in order.
-            match frontier.next_cooling_at_least(floor) {
-                Some(at) if at > now => {
-                    if batch.is_empty() {
-                        tick = at.div_ceil(TICK_MS);
-                        continue;
-                    }
-                }
-                _ => batch.extend(
-                    std::iter::from_fn(|| frontier.pop_ready(now)).take(room - batch.len()),
-                ),
+        let batch = match next_batch(&mut frontier, now, room, floor) {
+            Dispatch::Batch(batch) => batch,
+            Dispatch::WaitUntil(at) => {
+                tick = at.div_ceil(TICK_MS);
+                continue;
             }
-        }
-        if batch.is_empty() {
-            // Every queued host may be cooling down (politeness, robots.txt
-            // crawl-delay): move the clock to the first one rather than stop.
-            match frontier.next_ready_at() {
-                Some(at) if at > now => {
-                    tick = at.div_ceil(TICK_MS);
-                    continue;
-                }
-                _ => {
-                    stopped_because = "frontier empty".into();
-                    break;
-                }
+            Dispatch::Exhausted => {
+                stopped_because = "frontier empty".into();
+                break;
             }
-        }
+        };
         tick += 1;
         // Fetch, analyse and classify on the pipeline; apply in pop order.
         let mut st = CrawlState {
