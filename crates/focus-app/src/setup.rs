@@ -43,13 +43,27 @@ const WEBSIM_SEEDS: usize = 3;
 /// The default good topic on the websim (the 1999 paper's cycling).
 const DEFAULT_GOOD: &str = "recreation/outdoors/cycling";
 
+/// The soft-focus policy a plan asks for: the VLDB or WWW paper's order,
+/// with the papers' child priority or (the default) the learnt link kinds.
+fn soft_focus(plan: &CrawlPlan) -> SoftFocus {
+    let paper = if plan.www_order {
+        SoftFocus::WWW
+    } else {
+        SoftFocus::VLDB
+    };
+    if plan.paper_priority {
+        paper
+    } else {
+        paper.with_learnt_links()
+    }
+}
+
 /// Runs the crawl a plan describes and returns its summary.
 pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, AppError> {
     let policy: Box<dyn Policy> = match (plan.baseline, personality) {
         (Some(Baseline::Random), _) => Box::new(RandomOrder),
         (Some(Baseline::BreadthFirst), _) => Box::new(BreadthFirst),
-        (None, Personality::Soft) if plan.www_order => Box::new(SoftFocus::WWW),
-        (None, Personality::Soft) => Box::new(SoftFocus::VLDB),
+        (None, Personality::Soft) => Box::new(soft_focus(plan)),
         (None, Personality::Hard) => Box::new(HardFocus),
     };
     let featurizer = Featurizer::default();

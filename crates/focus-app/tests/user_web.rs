@@ -65,6 +65,7 @@ async fn crawl(
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
         fill_batches,
         www_order: false,
+        paper_priority: false,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,

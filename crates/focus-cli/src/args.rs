@@ -62,6 +62,14 @@ pub struct CrawlArgs {
     #[arg(long)]
     pub www_order: bool,
 
+    /// Soft focus: give every outlink its parent's relevance, as both 1999
+    /// papers do. By default that priority is scaled by what links of the
+    /// same kind (same site or cross site) from relevant pages have yielded
+    /// so far in this crawl, relative to the better kind. Ignored by hard
+    /// focus and the baselines.
+    #[arg(long)]
+    pub paper_priority: bool,
+
     /// Size of the embedded websim in pages (default: its default web of
     /// 200,000). A bigger web of the same model has proportionally bigger
     /// topics, so a long crawl does not run out of its topic.

@@ -61,6 +61,9 @@ pub struct CrawlPlan {
     /// Soft focus in the WWW 1999 paper's order (`--www-order`), not the
     /// VLDB paper's.
     pub www_order: bool,
+    /// Soft focus with the papers' child priority, R(parent), unscaled by
+    /// the learnt link-kind yield (`--paper-priority`).
+    pub paper_priority: bool,
     /// Output directory.
     pub out: PathBuf,
     /// Seed of every random choice.
@@ -129,6 +132,7 @@ impl CrawlPlan {
             concurrency: a.concurrency,
             fill_batches: a.fill_batches,
             www_order: a.www_order,
+            paper_priority: a.paper_priority,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,
@@ -167,7 +171,7 @@ mod tests {
         );
         assert_eq!(p.max_pages, 5000);
         assert_eq!(p.concurrency, 32);
-        assert!(!p.fill_batches && !p.www_order);
+        assert!(!p.fill_batches && !p.www_order && !p.paper_priority);
         assert_eq!(p.baseline, None);
     }
 
@@ -190,13 +194,14 @@ mod tests {
             "4",
             "--fill-batches",
             "--www-order",
+            "--paper-priority",
             "--unfocused",
         ])
         .unwrap();
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
         assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
         assert_eq!(p.concurrency, 4);
-        assert!(p.fill_batches && p.www_order);
+        assert!(p.fill_batches && p.www_order && p.paper_priority);
         assert_eq!(p.baseline, Some(Baseline::Random));
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
     }

@@ -3,12 +3,13 @@
 //! `pages.jsonl` line and the tally. Must not fetch or classify (the
 //! pipeline does) and must not depend on how fetches interleaved.
 
-use focus_core::HostKey;
+use focus_core::{CanonicalUrl, Canonicalizer, HostKey};
 use focus_frontier::{Candidate, Frontier, PushResult};
-use focus_store::{QueuedUrl, Store};
+use focus_store::{PageRecord, QueuedUrl, Store};
 
 use crate::engine::{CrawlError, Parts};
 use crate::judge::Judged;
+use crate::link_value::LinkKind;
 use crate::output::PagesLog;
 use crate::policy::{Expansion, PageVerdict};
 use crate::tally::Tally;
@@ -70,16 +71,24 @@ pub(crate) fn apply(
     }
     st.frontier
         .host_done(&c.host, now + host.interval.as_millis() as u64);
+    let parent = match c.parent {
+        Some(p) => st.store.get_page(p.0)?,
+        None => None,
+    };
+    learn_link(st.tally, parent.as_ref(), &c.url, j.record.relevance);
     let mut new: Vec<QueuedUrl> = Vec::new();
     if let (Some(judgement), true) = (&j.judgement, j.follow) {
         let verdict = PageVerdict {
             relevance: judgement.relevance,
             best_leaf: judgement.best,
             taxonomy: &parts.taxonomy,
+            links: &st.tally.links,
         };
         if let Expansion::Expand { priority } = parts.policy.expand(&verdict) {
+            let site = c.url.domain_key();
             for (_, url) in &j.links {
-                let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), priority);
+                let p = priority.of(LinkKind::between(&site, &url.domain_key()));
+                let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), p);
                 match st.frontier.push(cand.clone()) {
                     PushResult::Queued => new.push(queued(&cand, st.frontier)),
                     PushResult::Raised => {
@@ -102,11 +111,8 @@ pub(crate) fn apply(
         // A failed fetch harvested nothing.
         Some(false).filter(|_| parts.truth.is_some())
     };
-    let parent_url = match c.parent {
-        Some(p) => st.store.get_page(p.0)?.map(|r| r.url),
-        None => None,
-    };
-    st.log.write(&j.record, parent_url.as_deref(), truth)?;
+    st.log
+        .write(&j.record, parent.as_ref().map(|p| p.url.as_str()), truth)?;
     st.tally.push(
         j.record.id,
         j.record.relevance,
@@ -114,4 +120,20 @@ pub(crate) fn apply(
         truth,
     );
     Ok(())
+}
+
+/// Teaches the tally's link values what the link from `parent` (when the
+/// page has one) to the page at `url` of relevance `relevance` yielded.
+pub(crate) fn learn_link(
+    tally: &mut Tally,
+    parent: Option<&PageRecord>,
+    url: &CanonicalUrl,
+    relevance: f64,
+) {
+    let Some(parent) = parent else { return };
+    // Stored URLs are canonical; one that no longer parses teaches nothing.
+    if let Ok(from) = Canonicalizer::default().canonicalize(&parent.url) {
+        let kind = LinkKind::between(&from.domain_key(), &url.domain_key());
+        tally.links.observe(parent.relevance, kind, relevance);
+    }
 }

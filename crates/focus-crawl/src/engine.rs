@@ -2,7 +2,7 @@
 //! pipeline (`pipeline.rs`), apply each judged page to policy, frontier and
 //! store in pop order, distil between batches.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -13,11 +13,12 @@ use focus_core::{CanonicalUrl, Canonicalizer, PageId, Taxonomy};
 use focus_eval::Summary;
 use focus_fetch::Fetcher;
 use focus_frontier::{Candidate, Discipline, Frontier};
-use focus_store::Store;
+use focus_store::{PageRecord, Store};
 
-use crate::apply::{apply, host_limit_key, queued, stored_seq, CrawlState};
+use crate::apply::{apply, host_limit_key, learn_link, queued, stored_seq, CrawlState};
 use crate::distill_step::distill;
 use crate::featurize::Featurizer;
+use crate::link_value::LinkKind;
 use crate::output::{self, PagesLog};
 use crate::pipeline::{PageStages, Pipeline};
 use crate::policy::{Order, Policy};
@@ -259,12 +260,15 @@ pub async fn run(
         // dispatch floor) and the stagnation census end where they stopped.
         let mut pages = store.pages().collect::<Result<Vec<_>, _>>()?;
         pages.sort_by_key(|p| (p.fetched_at_ms, p.id));
-        for p in pages {
+        let by_id: HashMap<u64, &PageRecord> = pages.iter().map(|p| (p.id, p)).collect();
+        for p in &pages {
             frontier.mark_seen(PageId(p.id));
             if let Ok(url) = canon.canonicalize(&p.url) {
                 let host = url.host_key();
                 frontier.note_served(&host);
                 hosts.insert(host);
+                let parent = p.parent.and_then(|id| by_id.get(&id).copied());
+                learn_link(&mut tally, parent, &url, p.relevance);
             }
             let best = p.class.as_deref().and_then(|c| parts.taxonomy.find(c));
             tally.push(p.id, p.relevance, best, parts.truth_of(&p.url));
@@ -409,6 +413,8 @@ pub async fn run(
         stopped_because,
         frontier_left: frontier.len() as u64,
         stagnation: tally.stagnation.clone(),
+        link_yield_same_site: tally.links.observed_yield(LinkKind::SameSite),
+        link_yield_cross_site: tally.links.observed_yield(LinkKind::CrossSite),
     };
     let good: Vec<&str> = parts
         .taxonomy

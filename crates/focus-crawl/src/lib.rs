@@ -21,6 +21,7 @@ mod distill_step;
 mod engine;
 mod featurize;
 mod judge;
+pub mod link_value;
 mod output;
 mod pipeline;
 pub mod policy;

@@ -4,14 +4,17 @@
 //!
 //! | policy | paper | expands | child priority | order |
 //! |---|---|---|---|---|
-//! | [`SoftFocus::VLDB`] (default) | Chakrabarti 1999, VLDB order | every page | R(parent), max over paths | (numtries ↑, R ↓, serverload ↑) |
-//! | [`SoftFocus::WWW`] | Chakrabarti 1999, WWW order | every page | R(parent), max over paths | (numtries ↑, R ↓), ties by arrival |
+//! | [`SoftFocus::default`] | Chakrabarti 1999 + learnt link kinds | every page | R(parent) × link kind factor ([`crate::link_value`]), max over paths | (numtries ↑, R ↓, serverload ↑) |
+//! | [`SoftFocus::VLDB`] | Chakrabarti 1999, VLDB paper | every page | R(parent), max over paths | (numtries ↑, R ↓, serverload ↑) |
+//! | [`SoftFocus::WWW`] | Chakrabarti 1999, WWW paper | every page | R(parent), max over paths | (numtries ↑, R ↓), ties by arrival |
 //! | [`HardFocus`] | Chakrabarti 1999 | best leaf has a good ancestor-or-self | R(parent) (measurement only) | (numtries ↑, arbitrary) |
 //! | [`BreadthFirst`] | baseline | every page | — | FIFO by depth |
 //! | [`RandomOrder`] | 1999 "unfocused" | every page | — | seeded random |
 //! | [`BestFirst`] | Diligenti's "standard focused" | every page | classifier score of the parent | score ↓ |
 
 use focus_core::{Taxonomy, TopicId};
+
+use crate::link_value::{LinkKind, LinkValue};
 
 /// Which frontier discipline a policy needs (mapped onto `focus-frontier`
 /// by the engine).
@@ -40,6 +43,35 @@ pub struct PageVerdict<'a> {
     pub best_leaf: Option<TopicId>,
     /// The taxonomy with the good marks.
     pub taxonomy: &'a Taxonomy,
+    /// What links of each kind have been worth in this crawl so far.
+    pub links: &'a LinkValue,
+}
+
+/// The priority of a page's outlinks, by link kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinkPriority {
+    /// Links to the page's own site (registered domain).
+    pub same_site: f64,
+    /// Links to other sites.
+    pub cross_site: f64,
+}
+
+impl LinkPriority {
+    /// The same priority for every outlink.
+    pub fn uniform(p: f64) -> Self {
+        Self {
+            same_site: p,
+            cross_site: p,
+        }
+    }
+
+    /// The priority of a link of `kind`.
+    pub fn of(&self, kind: LinkKind) -> f64 {
+        match kind {
+            LinkKind::SameSite => self.same_site,
+            LinkKind::CrossSite => self.cross_site,
+        }
+    }
 }
 
 /// What happens to a page's outlinks.
@@ -49,8 +81,8 @@ pub enum Expansion {
     Prune,
     /// Outlinks are queued with this priority (higher is sooner).
     Expand {
-        /// The priority of each outlink.
-        priority: f64,
+        /// The priority of each outlink (higher is sooner).
+        priority: LinkPriority,
     },
 }
 
@@ -66,30 +98,46 @@ pub trait Policy: Send + Sync {
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion;
 }
 
-/// Soft focus: every outlink inherits its parent's relevance; the frontier
-/// keeps the maximum over paths. The two papers order the frontier alike
+/// Soft focus: every outlink inherits its parent's relevance (scaled by its
+/// link kind's learnt yield unless the policy is one of the papers' own);
+/// the frontier keeps the maximum over paths. The two papers order the frontier alike
 /// but for one key: the VLDB paper breaks ties of relevance by `serverload`
 /// ascending (hosts fetched least first, "to prevent the crawler going
 /// depth-first into one or a few sites"), the WWW paper does not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SoftFocus {
     order: Order,
+    learnt_links: bool,
 }
 
 impl SoftFocus {
     /// (numtries ↑, R ↓, serverload ↑): the VLDB 1999 paper; the default.
     pub const VLDB: SoftFocus = SoftFocus {
         order: Order::Lexicographic,
+        learnt_links: false,
     };
     /// (numtries ↑, R ↓), ties by arrival: the WWW 1999 paper.
     pub const WWW: SoftFocus = SoftFocus {
         order: Order::NumtriesPriority,
+        learnt_links: false,
     };
+
+    /// The same order, but an outlink's priority is its parent's relevance
+    /// scaled by what links of its kind (same site or cross site) from
+    /// relevant pages have yielded so far in this crawl, relative to the
+    /// better kind ([`LinkValue::factor`]).
+    pub const fn with_learnt_links(self) -> Self {
+        Self {
+            learnt_links: true,
+            ..self
+        }
+    }
 }
 
 impl Default for SoftFocus {
+    /// The VLDB order with learnt link kinds: the project's soft crawl.
     fn default() -> Self {
-        Self::VLDB
+        Self::VLDB.with_learnt_links()
     }
 }
 
@@ -104,9 +152,16 @@ impl Policy for SoftFocus {
         true
     }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
-        Expansion::Expand {
-            priority: page.relevance.clamp(0.0, 1.0),
-        }
+        let r = page.relevance.clamp(0.0, 1.0);
+        let priority = if self.learnt_links {
+            LinkPriority {
+                same_site: r * page.links.factor(LinkKind::SameSite),
+                cross_site: r * page.links.factor(LinkKind::CrossSite),
+            }
+        } else {
+            LinkPriority::uniform(r)
+        };
+        Expansion::Expand { priority }
     }
 }
 
@@ -140,7 +195,7 @@ impl Policy for HardFocus {
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
         if Self::admits(page.taxonomy, page.best_leaf) {
             Expansion::Expand {
-                priority: page.relevance.clamp(0.0, 1.0),
+                priority: LinkPriority::uniform(page.relevance.clamp(0.0, 1.0)),
             }
         } else {
             Expansion::Prune
@@ -163,7 +218,9 @@ impl Policy for BreadthFirst {
         false
     }
     fn expand(&self, _page: &PageVerdict<'_>) -> Expansion {
-        Expansion::Expand { priority: 0.0 }
+        Expansion::Expand {
+            priority: LinkPriority::uniform(0.0),
+        }
     }
 }
 
@@ -182,7 +239,9 @@ impl Policy for RandomOrder {
         false
     }
     fn expand(&self, _page: &PageVerdict<'_>) -> Expansion {
-        Expansion::Expand { priority: 0.0 }
+        Expansion::Expand {
+            priority: LinkPriority::uniform(0.0),
+        }
     }
 }
 
@@ -203,7 +262,7 @@ impl Policy for BestFirst {
     }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
         Expansion::Expand {
-            priority: page.relevance.clamp(0.0, 1.0),
+            priority: LinkPriority::uniform(page.relevance.clamp(0.0, 1.0)),
         }
     }
 }
@@ -231,14 +290,18 @@ mod tests {
         let t = tax();
         let racing = t.find("recreation/cycling/racing");
         let hiking = t.find("recreation/hiking");
+        let links = LinkValue::new();
         let v = |best_leaf| PageVerdict {
             relevance: 0.4,
             best_leaf,
             taxonomy: &t,
+            links: &links,
         };
         assert_eq!(
             HardFocus.expand(&v(racing)),
-            Expansion::Expand { priority: 0.4 }
+            Expansion::Expand {
+                priority: LinkPriority::uniform(0.4)
+            }
         );
         assert_eq!(HardFocus.expand(&v(hiking)), Expansion::Prune);
         assert_eq!(HardFocus.expand(&v(None)), Expansion::Prune);
@@ -252,16 +315,28 @@ mod tests {
             relevance: 0.05,
             best_leaf: hiking,
             taxonomy: &t,
+            links: &LinkValue::new(),
         };
         for soft in [SoftFocus::VLDB, SoftFocus::WWW] {
-            assert_eq!(soft.expand(&v), Expansion::Expand { priority: 0.05 });
+            assert_eq!(
+                soft.expand(&v),
+                Expansion::Expand {
+                    priority: LinkPriority::uniform(0.05)
+                }
+            );
             let over = PageVerdict {
                 relevance: 1.5,
                 ..v
             };
-            assert_eq!(soft.expand(&over), Expansion::Expand { priority: 1.0 });
+            assert_eq!(
+                soft.expand(&over),
+                Expansion::Expand {
+                    priority: LinkPriority::uniform(1.0)
+                }
+            );
             assert!(soft.uses_distiller());
         }
+        assert_eq!(SoftFocus::default(), SoftFocus::VLDB.with_learnt_links());
         assert_eq!(SoftFocus::default().order(), Order::Lexicographic);
         assert_eq!(SoftFocus::WWW.order(), Order::NumtriesPriority);
     }
@@ -273,12 +348,60 @@ mod tests {
             relevance: 0.9,
             best_leaf: None,
             taxonomy: &t,
+            links: &LinkValue::new(),
         };
         for p in [&BreadthFirst as &dyn Policy, &RandomOrder] {
-            assert_eq!(p.expand(&v), Expansion::Expand { priority: 0.0 });
+            assert_eq!(
+                p.expand(&v),
+                Expansion::Expand {
+                    priority: LinkPriority::uniform(0.0)
+                }
+            );
             assert!(!p.uses_distiller());
         }
-        assert_eq!(BestFirst.expand(&v), Expansion::Expand { priority: 0.9 });
+        assert_eq!(
+            BestFirst.expand(&v),
+            Expansion::Expand {
+                priority: LinkPriority::uniform(0.9)
+            }
+        );
         assert_eq!(RandomOrder.order(), Order::Random);
+    }
+
+    #[test]
+    fn learnt_links_scale_the_worse_kind_and_leave_the_papers_alone() {
+        let t = tax();
+        let mut links = LinkValue::new();
+        for _ in 0..1000 {
+            links.observe(1.0, LinkKind::SameSite, 0.8);
+            links.observe(1.0, LinkKind::CrossSite, 0.04);
+        }
+        let v = PageVerdict {
+            relevance: 0.5,
+            best_leaf: None,
+            taxonomy: &t,
+            links: &links,
+        };
+        let factor = links.factor(LinkKind::CrossSite);
+        assert!(factor < 0.1, "{factor}");
+        for soft in [SoftFocus::VLDB, SoftFocus::WWW] {
+            assert_eq!(
+                soft.with_learnt_links().expand(&v),
+                Expansion::Expand {
+                    priority: LinkPriority {
+                        same_site: 0.5,
+                        cross_site: 0.5 * factor
+                    }
+                }
+            );
+            assert_eq!(soft.with_learnt_links().order(), soft.order());
+            // The papers' own rule ignores what links yielded.
+            assert_eq!(
+                soft.expand(&v),
+                Expansion::Expand {
+                    priority: LinkPriority::uniform(0.5)
+                }
+            );
+        }
     }
 }

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use focus_core::{Taxonomy, TopicId};
 use focus_eval::HarvestTracker;
 
+use crate::link_value::LinkValue;
 use crate::stagnation::{StagnationConfig, StagnationMonitor};
 
 /// The running tally of fetched pages.
@@ -21,6 +22,8 @@ pub(crate) struct Tally {
     relevant: HashSet<u64>,
     /// The stagnation diagnosis, once made (it is made at most once).
     pub(crate) stagnation: Option<String>,
+    /// What links of each kind have yielded.
+    pub(crate) links: LinkValue,
 }
 
 impl Tally {
@@ -31,6 +34,7 @@ impl Tally {
             monitor: StagnationMonitor::new(stagnation),
             relevant: HashSet::new(),
             stagnation: None,
+            links: LinkValue::new(),
         }
     }
 

@@ -152,6 +152,13 @@ pub struct Summary {
     /// The stagnation diagnosis, if one was made.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stagnation: Option<String>,
+    /// Mean estimated relevance of pages reached by same-site links from
+    /// relevant pages (weighted by the parent's relevance), if any were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_yield_same_site: Option<f64>,
+    /// The same for cross-site links.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_yield_cross_site: Option<f64>,
 }
 
 #[cfg(test)]

@@ -113,6 +113,8 @@ pub(super) async fn crawl(
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
         fill_batches: false,
         www_order: false,
+        // The papers' crawler: each outlink worth its parent's relevance.
+        paper_priority: true,
         out: dir.clone(),
         seed: cfg.seed,
         resume: false,
