@@ -168,6 +168,7 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     cfg.max_pages = plan.max_pages;
     cfg.time_limit = plan.time_limit;
     cfg.batch = plan.concurrency;
+    cfg.distill_every = plan.distill_every;
     cfg.fill_batches = plan.fill_batches;
     cfg.seed = plan.seed;
     cfg.resume = plan.resume;

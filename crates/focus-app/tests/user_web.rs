@@ -63,6 +63,7 @@ async fn crawl(
         max_pages: PAGES,
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
+        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
         fill_batches,
         www_order: false,
         paper_priority: false,

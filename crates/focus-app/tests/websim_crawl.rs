@@ -19,6 +19,7 @@ fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
         max_pages: pages,
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
+        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
         fill_batches: false,
         www_order: false,
         paper_priority: false,

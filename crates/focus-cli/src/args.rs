@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::plan::{CrawlPlan, PlanError, DEFAULT_CONCURRENCY};
+use crate::plan::{CrawlPlan, PlanError, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY};
 
 /// Flags every focused crawler accepts.
 #[derive(Debug, Clone, Default, Args)]
@@ -46,6 +46,12 @@ pub struct CrawlArgs {
     /// faster.
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY, value_name = "N")]
     pub concurrency: usize,
+
+    /// Run the distiller (relevance-weighted HITS over the crawled graph)
+    /// every N pages and raise the unvisited citations of its top hubs to
+    /// the highest priority. Ignored by the baselines.
+    #[arg(long, default_value_t = DEFAULT_DISTILL_EVERY, value_name = "N")]
+    pub distill_every: u64,
 
     /// Fill every batch with the best ready URLs however poor they are
     /// (throughput first). By default a focused crawl fetches only URLs at

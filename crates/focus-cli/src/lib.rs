@@ -12,4 +12,6 @@ mod args;
 mod plan;
 
 pub use args::{parse_duration, CrawlArgs};
-pub use plan::{Baseline, CrawlPlan, PlanError, TopicSource, DEFAULT_CONCURRENCY};
+pub use plan::{
+    Baseline, CrawlPlan, PlanError, TopicSource, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY,
+};

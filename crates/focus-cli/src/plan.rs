@@ -41,6 +41,9 @@ pub enum Baseline {
 /// URLs fetched at once unless `--concurrency` says otherwise.
 pub const DEFAULT_CONCURRENCY: usize = 32;
 
+/// Pages between two distillations unless `--distill-every` says otherwise.
+pub const DEFAULT_DISTILL_EVERY: u64 = 1000;
+
 /// A validated crawl plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlPlan {
@@ -55,6 +58,8 @@ pub struct CrawlPlan {
     /// URLs fetched at once (one batch; a host with a politeness interval
     /// gives at most one of them).
     pub concurrency: usize,
+    /// Pages between two distillations.
+    pub distill_every: u64,
     /// Fill every batch however poor the URLs (`--fill-batches`) instead of
     /// waiting on politeness for promising ones.
     pub fill_batches: bool,
@@ -89,6 +94,9 @@ pub enum PlanError {
     /// `--concurrency 0`.
     #[error("--concurrency must be at least 1")]
     NoConcurrency,
+    /// `--distill-every 0`.
+    #[error("--distill-every must be at least 1")]
+    NoDistillInterval,
 }
 
 impl CrawlPlan {
@@ -98,6 +106,9 @@ impl CrawlPlan {
         }
         if a.concurrency == 0 {
             return Err(PlanError::NoConcurrency);
+        }
+        if a.distill_every == 0 {
+            return Err(PlanError::NoDistillInterval);
         }
         let source = match (&a.examples, &a.seeds) {
             (Some(dir), Some(seeds)) => {
@@ -130,6 +141,7 @@ impl CrawlPlan {
             max_pages: a.max_pages,
             time_limit: a.time_limit,
             concurrency: a.concurrency,
+            distill_every: a.distill_every,
             fill_batches: a.fill_batches,
             www_order: a.www_order,
             paper_priority: a.paper_priority,
@@ -171,6 +183,7 @@ mod tests {
         );
         assert_eq!(p.max_pages, 5000);
         assert_eq!(p.concurrency, 32);
+        assert_eq!(p.distill_every, 1000);
         assert!(!p.fill_batches && !p.www_order && !p.paper_priority);
         assert_eq!(p.baseline, None);
     }
@@ -192,6 +205,8 @@ mod tests {
             "5m",
             "--concurrency",
             "4",
+            "--distill-every",
+            "250",
             "--fill-batches",
             "--www-order",
             "--paper-priority",
@@ -201,6 +216,7 @@ mod tests {
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
         assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
         assert_eq!(p.concurrency, 4);
+        assert_eq!(p.distill_every, 250);
         assert!(p.fill_batches && p.www_order && p.paper_priority);
         assert_eq!(p.baseline, Some(Baseline::Random));
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
@@ -230,6 +246,10 @@ mod tests {
         assert!(Cli::try_parse_from(["bin", "--examples", "ex", "--websim-pages", "9"]).is_err());
         assert_eq!(plan(&["--max-pages", "0"]), Err(PlanError::NoPages));
         assert_eq!(plan(&["--concurrency", "0"]), Err(PlanError::NoConcurrency));
+        assert_eq!(
+            plan(&["--distill-every", "0"]),
+            Err(PlanError::NoDistillInterval)
+        );
         assert!(Cli::try_parse_from(["bin", "--bfs", "--unfocused"]).is_err());
     }
 }

@@ -111,6 +111,7 @@ pub(super) async fn crawl(
         max_pages: cfg.pages,
         time_limit: None,
         concurrency: focus_cli::DEFAULT_CONCURRENCY,
+        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
         fill_batches: false,
         www_order: false,
         // The papers' crawler: each outlink worth its parent's relevance.
