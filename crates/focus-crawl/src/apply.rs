@@ -3,9 +3,9 @@
 //! `pages.jsonl` line and the tally. Must not fetch or classify (the
 //! pipeline does) and must not depend on how fetches interleaved.
 
-use focus_core::{CanonicalUrl, Canonicalizer, HostKey};
+use focus_core::{CanonicalUrl, DomainKey, HostKey};
 use focus_frontier::{Candidate, Frontier, PushResult};
-use focus_store::{PageRecord, QueuedUrl, Store};
+use focus_store::{QueuedUrl, Store};
 
 use crate::engine::{CrawlError, Parts};
 use crate::judge::Judged;
@@ -75,7 +75,15 @@ pub(crate) fn apply(
         Some(p) => st.store.get_page(p.0)?,
         None => None,
     };
-    learn_link(st.tally, parent.as_ref(), &c.url, j.record.relevance);
+    let site = c.url.domain_key();
+    // Stored URLs are canonical; one that no longer parses teaches nothing.
+    let parent_site = parent.as_ref().and_then(|p| {
+        Some((
+            p.relevance,
+            p.url.parse::<CanonicalUrl>().ok()?.domain_key(),
+        ))
+    });
+    learn_link(st.tally, parent_site.as_ref(), &site, j.record.relevance);
     let mut new: Vec<QueuedUrl> = Vec::new();
     if let (Some(judgement), true) = (&j.judgement, j.follow) {
         let verdict = PageVerdict {
@@ -85,7 +93,6 @@ pub(crate) fn apply(
             links: &st.tally.links,
         };
         if let Expansion::Expand { priority } = parts.policy.expand(&verdict) {
-            let site = c.url.domain_key();
             for (_, url) in &j.links {
                 let p = priority.of(LinkKind::between(&site, &url.domain_key()));
                 let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), p);
@@ -122,18 +129,17 @@ pub(crate) fn apply(
     Ok(())
 }
 
-/// Teaches the tally's link values what the link from `parent` (when the
-/// page has one) to the page at `url` of relevance `relevance` yielded.
+/// Teaches the tally's link values what the link from `parent` (its
+/// relevance and site, when the page has one) to a page on `site` of
+/// relevance `relevance` yielded.
 pub(crate) fn learn_link(
     tally: &mut Tally,
-    parent: Option<&PageRecord>,
-    url: &CanonicalUrl,
+    parent: Option<&(f64, DomainKey)>,
+    site: &DomainKey,
     relevance: f64,
 ) {
-    let Some(parent) = parent else { return };
-    // Stored URLs are canonical; one that no longer parses teaches nothing.
-    if let Ok(from) = Canonicalizer::default().canonicalize(&parent.url) {
-        let kind = LinkKind::between(&from.domain_key(), &url.domain_key());
-        tally.links.observe(parent.relevance, kind, relevance);
+    if let Some((parent_relevance, parent_site)) = parent {
+        let kind = LinkKind::between(parent_site, site);
+        tally.links.observe(*parent_relevance, kind, relevance);
     }
 }

@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use focus_classify::Classifier;
-use focus_core::{CanonicalUrl, Canonicalizer, PageId, Taxonomy};
+use focus_core::{CanonicalUrl, Canonicalizer, DomainKey, PageId, Taxonomy};
 use focus_eval::Summary;
 use focus_fetch::Fetcher;
 use focus_frontier::{Candidate, Discipline, Frontier};
-use focus_store::{PageRecord, Store};
+use focus_store::Store;
 
 use crate::apply::{apply, host_limit_key, learn_link, queued, stored_seq, CrawlState};
 use crate::distill_step::distill;
@@ -260,15 +260,26 @@ pub async fn run(
         // dispatch floor) and the stagnation census end where they stopped.
         let mut pages = store.pages().collect::<Result<Vec<_>, _>>()?;
         pages.sort_by_key(|p| (p.fetched_at_ms, p.id));
-        let by_id: HashMap<u64, &PageRecord> = pages.iter().map(|p| (p.id, p)).collect();
-        for p in &pages {
+        let urls: Vec<Option<CanonicalUrl>> = pages
+            .iter()
+            .map(|p| canon.canonicalize(&p.url).ok())
+            .collect();
+        // Each page's relevance and site, for the link yields of its children.
+        let sites: HashMap<u64, (f64, DomainKey)> = pages
+            .iter()
+            .zip(&urls)
+            .filter_map(|(p, u)| Some((p.id, (p.relevance, u.as_ref()?.domain_key()))))
+            .collect();
+        for (p, url) in pages.iter().zip(&urls) {
             frontier.mark_seen(PageId(p.id));
-            if let Ok(url) = canon.canonicalize(&p.url) {
+            if let Some(url) = url {
                 let host = url.host_key();
                 frontier.note_served(&host);
                 hosts.insert(host);
-                let parent = p.parent.and_then(|id| by_id.get(&id).copied());
-                learn_link(&mut tally, parent, &url, p.relevance);
+            }
+            if let Some((_, site)) = sites.get(&p.id) {
+                let parent = p.parent.and_then(|id| sites.get(&id));
+                learn_link(&mut tally, parent, site, p.relevance);
             }
             let best = p.class.as_deref().and_then(|c| parts.taxonomy.find(c));
             tally.push(p.id, p.relevance, best, parts.truth_of(&p.url));
