@@ -187,4 +187,32 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
         common >= 300 - 2 * 32,
         "resumed and uninterrupted crawls share {common}/300 pages"
     );
+
+    // Ctrl-C and --time-limit stop between batches. Resumed from such a
+    // stop (frontier, server loads, host limits, the logical clock and the
+    // hosts' cool-downs restored), the crawl is the uninterrupted one page
+    // for page. Where the limit falls depends on this machine's speed, so
+    // try shorter and longer ones until one stops the crawl part-way.
+    let mut stopped_at = None;
+    for ms in [150, 300, 600, 1200, 2400, 4800] {
+        let out = dir.path().join(format!("limited-{ms}"));
+        let mut limited = plan(&out, 300, None);
+        limited.time_limit = Some(std::time::Duration::from_millis(ms));
+        let s = run(&limited, Personality::Soft).await.unwrap();
+        if s.pages_fetched > 0 && s.pages_fetched < 300 {
+            assert_eq!(s.stopped_because, "time limit");
+            let mut resumed = plan(&out, 300, None);
+            resumed.resume = true;
+            run(&resumed, Personality::Soft).await.unwrap();
+            assert_eq!(
+                urls(&out),
+                urls(&straight),
+                "crawl stopped at {} pages and resumed",
+                s.pages_fetched
+            );
+            stopped_at = Some(s.pages_fetched);
+            break;
+        }
+    }
+    assert!(stopped_at.is_some(), "no time limit stopped the crawl part-way");
 }

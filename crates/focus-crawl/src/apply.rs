@@ -42,6 +42,12 @@ pub(crate) fn host_limit_key(host: &HostKey) -> String {
     format!("host_limit/{host}")
 }
 
+/// The run-metadata key under which a host with a politeness interval
+/// keeps the logical time it may be contacted again.
+pub(crate) fn host_ready_key(host: &HostKey) -> String {
+    format!("host_ready/{host}")
+}
+
 /// The insertion rank stored by [`queued`] (old stores: none, sorts first).
 pub(crate) fn stored_seq(q: &QueuedUrl) -> u64 {
     q.extra
@@ -69,8 +75,12 @@ pub(crate) fn apply(
         // Kept so a resumed crawl dispatches this host as the original did.
         st.store.put_meta(&host_limit_key(&c.host), &host.burst)?;
     }
-    st.frontier
-        .host_done(&c.host, now + host.interval.as_millis() as u64);
+    let ready_at = now + host.interval.as_millis() as u64;
+    st.frontier.host_done(&c.host, ready_at);
+    if !host.interval.is_zero() {
+        // Kept so a resumed crawl lets this host cool as the original did.
+        st.store.put_meta(&host_ready_key(&c.host), &ready_at)?;
+    }
     let parent = match c.parent {
         Some(p) => st.store.get_page(p.0)?,
         None => None,

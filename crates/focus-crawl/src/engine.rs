@@ -15,7 +15,9 @@ use focus_fetch::Fetcher;
 use focus_frontier::{Candidate, Discipline, Frontier};
 use focus_store::Store;
 
-use crate::apply::{apply, host_limit_key, learn_link, queued, stored_seq, CrawlState};
+use crate::apply::{
+    apply, host_limit_key, host_ready_key, learn_link, queued, stored_seq, CrawlState,
+};
 use crate::distill_step::distill;
 use crate::featurize::Featurizer;
 use crate::link_value::LinkKind;
@@ -182,6 +184,9 @@ pub trait Observer {
 /// waits only if batches run faster than this tick.
 const TICK_MS: u64 = 50;
 
+/// The run-metadata key of the logical time of the last applied batch.
+const CLOCK_KEY: &str = "clock_ms";
+
 fn discipline(order: Order, seed: u64) -> Discipline {
     match order {
         Order::Lexicographic => Discipline::Lexicographic,
@@ -288,6 +293,9 @@ pub async fn run(
             if let Some(limit) = store.get_meta::<u32>(&host_limit_key(host))? {
                 frontier.set_host_limit(host, limit);
             }
+            if let Some(at) = store.get_meta::<u64>(&host_ready_key(host))? {
+                frontier.host_done(host, at);
+            }
         }
         let mut stored = store.queued().collect::<Result<Vec<_>, _>>()?;
         stored.sort_by_key(stored_seq);
@@ -329,7 +337,12 @@ pub async fn run(
     let mut pipeline = Pipeline::start(PageStages::new(parts.clone()), cfg.batch);
     let mut stopped_because = "max pages".to_owned();
     let mut last_distilled = tally.fetched / cfg.distill_every.max(1);
-    let mut tick: u64 = 0;
+    // The logical clock goes on from the last batch of a resumed crawl, so
+    // hosts cool as they did.
+    let mut tick: u64 = match store.get_meta::<u64>(CLOCK_KEY)? {
+        Some(at) if cfg.resume => at / TICK_MS + 1,
+        _ => 0,
+    };
     while tally.fetched < cfg.max_pages {
         if cfg.stop.load(Ordering::Relaxed) {
             stopped_because = "interrupted".into();
@@ -382,6 +395,7 @@ pub async fn run(
                 Ok(())
             })
             .await?;
+        store.put_meta(CLOCK_KEY, &now)?;
         let fetched = tally.fetched;
         if parts.policy.uses_distiller() && fetched / cfg.distill_every.max(1) > last_distilled {
             last_distilled = fetched / cfg.distill_every.max(1);
