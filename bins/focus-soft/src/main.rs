@@ -1,11 +1,12 @@
 //! `focus-soft`: Chakrabarti, van den Berg and Dom's soft-focus crawler (1999).
 //! With no arguments it starts the embedded websim on loopback, trains on
-//! its sampled examples, marks `recreation/outdoors/cycling` good and
-//! crawls 5,000 pages from 3 seeds. Each outlink's 1999 priority (its
-//! page's relevance) is scaled by what its kind of link — same site or
-//! cross site — has yielded in the crawl; `--paper-priority` gives the
-//! papers' rule unscaled. Flags: see `--help`. No logic here:
-//! flags become a plan in `focus-cli`, the plan runs in `focus-app`.
+//! its sampled examples, marks `recreation/outdoors` (the papers' cycling
+//! and its sibling leaves) good and crawls 5,000 pages from 3 seeds. Each
+//! outlink's 1999 priority (its page's relevance) is scaled by what its
+//! kind of link — same site or cross site — has yielded in the crawl;
+//! `--paper-priority` gives the papers' rule unscaled. Flags: see `--help`.
+//! No logic here: flags become a plan in `focus-cli`, the plan runs in
+//! `focus-app`.
 
 use clap::Parser;
 use focus_app::Personality;

@@ -72,6 +72,7 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
         "harvest_rate_true",
         "harvest_rate_true_last_1000",
         "recall_true",
+        "relevant_pages_true",
         "link_yield_same_site",
         "link_yield_cross_site",
     ] {
@@ -91,6 +92,14 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
         assert!(first.get(key).is_some(), "pages.jsonl lacks {key}");
     }
     assert_eq!(soft.pages_fetched, 600);
+    // The default topic outlasts the default crawl, as the papers' topics
+    // outlasted theirs: a crawl that could use its topic up would measure
+    // depletion, not focus, in its late harvest.
+    let topic_pages = soft.relevant_pages_true.unwrap();
+    assert!(
+        topic_pages >= 2 * focus_cli::DEFAULT_MAX_PAGES,
+        "the default good topic has only {topic_pages} pages"
+    );
     let distinct: HashSet<String> = urls(&dir.path().join("soft")).into_iter().collect();
     assert_eq!(distinct.len(), 600, "no page fetched twice");
 
@@ -214,5 +223,8 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
             break;
         }
     }
-    assert!(stopped_at.is_some(), "no time limit stopped the crawl part-way");
+    assert!(
+        stopped_at.is_some(),
+        "no time limit stopped the crawl part-way"
+    );
 }

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::plan::{CrawlPlan, PlanError, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY};
+use crate::plan::{
+    CrawlPlan, PlanError, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY, DEFAULT_MAX_PAGES,
+};
 
 /// Flags every focused crawler accepts.
 #[derive(Debug, Clone, Default, Args)]
@@ -17,7 +19,8 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "DIR")]
     pub examples: Option<PathBuf>,
 
-    /// A good topic, as a path of the example set (repeatable).
+    /// A good topic, as a path of the example set (repeatable). On the
+    /// embedded websim the default is `recreation/outdoors`.
     #[arg(long = "good", value_name = "PATH")]
     pub good: Vec<String>,
 
@@ -32,7 +35,7 @@ pub struct CrawlArgs {
     pub connect_to: Vec<String>,
 
     /// Stop after this many fetch attempts.
-    #[arg(long, default_value_t = 5000, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_MAX_PAGES, value_name = "N")]
     pub max_pages: u64,
 
     /// Stop after this long (e.g. `90s`, `10m`, `2h`).

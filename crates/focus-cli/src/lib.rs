@@ -14,4 +14,5 @@ mod plan;
 pub use args::{parse_duration, CrawlArgs};
 pub use plan::{
     Baseline, CrawlPlan, PlanError, TopicSource, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY,
+    DEFAULT_MAX_PAGES,
 };

@@ -38,6 +38,9 @@ pub enum Baseline {
     BreadthFirst,
 }
 
+/// Fetch attempts of a crawl unless `--max-pages` says otherwise.
+pub const DEFAULT_MAX_PAGES: u64 = 5000;
+
 /// URLs fetched at once unless `--concurrency` says otherwise.
 pub const DEFAULT_CONCURRENCY: usize = 32;
 

@@ -435,6 +435,7 @@ pub async fn run(
             .truth
             .as_ref()
             .map(|t| tally.relevant_fetched() as f64 / t.relevant_total.max(1) as f64),
+        relevant_pages_true: parts.truth.as_ref().map(|t| t.relevant_total),
         stopped_because,
         frontier_left: frontier.len() as u64,
         stagnation: tally.stagnation.clone(),

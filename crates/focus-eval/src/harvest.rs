@@ -145,6 +145,11 @@ pub struct Summary {
     /// Ground truth: relevant pages found / relevant pages in the web.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recall_true: Option<f64>,
+    /// Ground truth: pages of the good topics in the web. A crawl longer
+    /// than about half of it uses its topic up, and its late harvest then
+    /// says how much is left rather than how well it stays on topic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relevant_pages_true: Option<u64>,
     /// Why the crawl stopped.
     pub stopped_because: String,
     /// URLs still queued.
