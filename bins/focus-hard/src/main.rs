@@ -1,8 +1,9 @@
 //! `focus-hard`: Chakrabarti, van den Berg and Dom's hard-focus crawler (1999).
 //! With no arguments it starts the embedded websim on loopback, trains on
 //! its sampled examples, marks `recreation/outdoors` (the papers' cycling
-//! and its sibling leaves) good and crawls 5,000 pages from 3 seeds. Flags: see `--help`. No logic here:
-//! flags become a plan in `focus-cli`, the plan runs in `focus-app`.
+//! and its sibling leaves) good and crawls 5,000 pages from 3 seeds.
+//! Flags: see `--help`. No logic here: flags become a plan in `focus-cli`,
+//! the plan runs in `focus-app`.
 
 use clap::Parser;
 use focus_app::Personality;

@@ -294,7 +294,7 @@ pub async fn run(
                 frontier.set_host_limit(host, limit);
             }
             if let Some(at) = store.get_meta::<u64>(&host_ready_key(host))? {
-                frontier.host_done(host, at);
+                frontier.cool_until(host, at);
             }
         }
         let mut stored = store.queued().collect::<Result<Vec<_>, _>>()?;

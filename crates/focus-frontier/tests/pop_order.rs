@@ -348,6 +348,18 @@ fn a_cooling_host_does_not_block_a_ready_one() {
 }
 
 #[test]
+fn a_restored_cool_down_holds_a_host_without_a_fetch_in_flight() {
+    // What a resumed crawl does for a host that was cooling when it stopped.
+    let mut f = Frontier::new(Discipline::BestFirst);
+    f.push(cand(1, 1, 0, 0.9));
+    f.push(cand(2, 1, 0, 0.1));
+    f.cool_until(&cand(1, 1, 0, 0.0).host, 500);
+    assert_eq!(f.pop_ready(0).unwrap().priority, 0.1);
+    assert!(f.pop_ready(499).is_none());
+    assert_eq!(f.pop_ready(500).unwrap().priority, 0.9);
+}
+
+#[test]
 fn a_floor_holds_poor_urls_back_while_a_promising_host_cools() {
     let mut f = Frontier::new(Discipline::Lexicographic);
     f.push(cand(1, 1, 0, 0.9));

@@ -127,7 +127,21 @@ impl Frontier {
         };
         if let Some(q) = self.hosts.get_mut(h as usize) {
             q.in_flight = q.in_flight.saturating_sub(1);
-            q.ready_at = q.ready_at.max(next_ready_ms);
+        }
+        self.cool(h, next_ready_ms);
+    }
+
+    /// Keeps `host` from being handed out before `ready_ms` (a resumed
+    /// crawl restores the cool-downs its hosts had when it stopped).
+    pub fn cool_until(&mut self, host: &HostKey, ready_ms: u64) {
+        if let Some(&h) = self.host_ids.get(host) {
+            self.cool(h, ready_ms);
+        }
+    }
+
+    fn cool(&mut self, h: u32, ready_ms: u64) {
+        if let Some(q) = self.hosts.get_mut(h as usize) {
+            q.ready_at = q.ready_at.max(ready_ms);
         }
         self.refile(h, 0);
     }
