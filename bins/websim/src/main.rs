@@ -1,6 +1,7 @@
 //! `websim`: a thin command line over `focus-websim` — `serve` the synthetic
-//! web on loopback, dump its ground `truth`, print calibration `stats`, and
-//! write labelled example pages with `sample`.
+//! web (or, with `--corpus PATH`, a replayed labelled corpus) on loopback,
+//! dump its ground `truth`, print calibration `stats` (a corpus's own
+//! statistics), and write labelled example pages with `sample`.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use focus_websim::stats::{calibrate, StatsOptions};
-use focus_websim::{Web, WebConfig};
+use focus_websim::{Corpus, Site, Web, WebConfig};
 
 #[derive(Parser)]
 #[command(name = "websim", about = "The focus synthetic web")]
@@ -25,6 +26,11 @@ struct Cli {
     /// Override the number of pages of the configuration.
     #[arg(long, global = true)]
     pages: Option<u32>,
+    /// Serve a recorded corpus instead of the synthetic web: the
+    /// Wikispeedia folder or a labelled folder (`labels.tsv` plus
+    /// `<host>/...` files; docs/websim.md).
+    #[arg(long, global = true, conflicts_with_all = ["config", "pages"])]
+    corpus: Option<PathBuf>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -46,7 +52,8 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Print every calibration figure next to its range.
+    /// Print every calibration figure next to its range (for a corpus: its
+    /// sizes, link and label statistics).
     Stats,
     /// Write labelled example pages per leaf topic (example-set format).
     Sample {
@@ -61,16 +68,21 @@ enum Cmd {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let mut config = match &cli.config {
-        Some(p) => WebConfig::load(p)?,
-        None => WebConfig::default(),
+    let site: Arc<dyn Site> = match &cli.corpus {
+        Some(dir) => Arc::new(Corpus::load(dir)?),
+        None => {
+            let mut config = match &cli.config {
+                Some(p) => WebConfig::load(p)?,
+                None => WebConfig::default(),
+            };
+            if let Some(p) = cli.pages {
+                config = config.with_pages(p);
+            }
+            Arc::new(Web::new(config, cli.seed)?)
+        }
     };
-    if let Some(p) = cli.pages {
-        config = config.with_pages(p);
-    }
-    let web = Web::new(config, cli.seed)?;
     match cli.cmd {
-        Cmd::Serve { addr, seeds } => serve(web, addr, seeds),
+        Cmd::Serve { addr, seeds } => serve(site, addr, seeds),
         Cmd::Truth { out } => {
             let mut w: Box<dyn std::io::Write> = match out {
                 Some(p) => {
@@ -79,36 +91,50 @@ fn main() -> anyhow::Result<()> {
                 None => Box::new(std::io::stdout().lock()),
             };
             let mut w = std::io::BufWriter::new(&mut w);
-            match web.dump_truth(&mut w).and_then(|()| w.flush()) {
+            match site.dump_truth(&mut w).and_then(|()| w.flush()) {
                 // A closed pipe (`websim truth | head`) is not an error.
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
                 _ => Ok(()),
             }
         }
-        Cmd::Stats => {
-            let c = calibrate(&web, &StatsOptions::default());
-            print!("{}", c.render());
-            if c.all_ok() {
+        Cmd::Stats => match &cli.corpus {
+            Some(dir) => {
+                let corpus = Corpus::load(dir)?;
+                print!("{}", corpus.stats());
                 Ok(())
-            } else {
-                eprintln!("websim stats: out of range");
-                std::process::exit(1);
             }
-        }
+            None => {
+                let mut config = match &cli.config {
+                    Some(p) => WebConfig::load(p)?,
+                    None => WebConfig::default(),
+                };
+                if let Some(p) = cli.pages {
+                    config = config.with_pages(p);
+                }
+                let web = Web::new(config, cli.seed)?;
+                let c = calibrate(&web, &StatsOptions::default());
+                print!("{}", c.render());
+                if c.all_ok() {
+                    Ok(())
+                } else {
+                    eprintln!("websim stats: out of range");
+                    std::process::exit(1);
+                }
+            }
+        },
         Cmd::Sample { out, per_topic } => {
-            let n = web.write_examples(&out, per_topic)?;
+            let n = site.write_examples(&out, per_topic)?;
             println!("wrote {n} example pages under {}", out.display());
             Ok(())
         }
     }
 }
 
-fn serve(web: Web, addr: SocketAddr, seeds: usize) -> anyhow::Result<()> {
+fn serve(web: Arc<dyn Site>, addr: SocketAddr, seeds: usize) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let web = Arc::new(web);
         let handle = focus_websim::serve(web.clone(), addr).await?;
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on {}", handle.addr())?;

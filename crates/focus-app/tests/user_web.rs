@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use focus_app::{run, Personality};
 use focus_cli::{CrawlPlan, TopicSource};
-use focus_websim::{Web, WebConfig};
+use focus_websim::{Site, Web, WebConfig};
 
 const GOOD: &str = "recreation/outdoors/cycling";
 const PAGES: u64 = 200;

@@ -6,10 +6,8 @@
 use std::collections::HashMap;
 
 use crate::links::LinkTarget;
-use crate::web::{Response, Web};
-
-/// Largest answer a service gives.
-pub(crate) const MAX_ANSWERS: usize = 1000;
+use crate::site::MAX_ANSWERS;
+use crate::web::Web;
 
 /// Backlinks (CSR over targets) and a title-word inverted index.
 #[derive(Debug)]
@@ -77,18 +75,6 @@ impl Index {
     }
 }
 
-fn param(query: &str, name: &str) -> Option<String> {
-    query.split('&').find_map(|kv| {
-        let (k, v) = kv.split_once('=')?;
-        (k == name).then(|| {
-            let v = v.replace('+', " ");
-            percent_encoding::percent_decode_str(&v)
-                .decode_utf8_lossy()
-                .into_owned()
-        })
-    })
-}
-
 impl Web {
     pub(crate) fn index(&self) -> &Index {
         self.index.get_or_init(|| Index::build(self))
@@ -149,44 +135,5 @@ impl Web {
             .take(max.min(MAX_ANSWERS))
             .filter_map(|(p, _)| self.page_url(p))
             .collect()
-    }
-
-    pub(crate) fn render_service(&self, path: &str, query: &str) -> Response {
-        let max = param(query, "max")
-            .and_then(|m| m.parse().ok())
-            .unwrap_or(100usize);
-        let json = param(query, "format").is_some_and(|f| f == "json");
-        let list = match path {
-            "/backlinks" => match param(query, "url") {
-                Some(u) => self.backlinks(&u, max),
-                None => return Response::new(400, "text/plain; charset=utf-8", "missing url=\n"),
-            },
-            "/search" => match param(query, "q") {
-                Some(q) => self.search(&q, max),
-                None => return Response::new(400, "text/plain; charset=utf-8", "missing q=\n"),
-            },
-            "/robots.txt" => return Response::new(200, "text/plain; charset=utf-8", "User-agent: *\nDisallow:\n"),
-            "/" => {
-                return Response::new(
-                    200,
-                    "text/plain; charset=utf-8",
-                    "GET /backlinks?url=URL&max=N[&format=json]\nGET /search?q=WORDS&max=N[&format=json]\n",
-                )
-            }
-            _ => return Response::not_found(),
-        };
-        if json {
-            Response::new(
-                200,
-                "application/json",
-                serde_json::to_string(&list).unwrap_or_default(),
-            )
-        } else {
-            let mut s = list.join("\n");
-            if !s.is_empty() {
-                s.push('\n');
-            }
-            Response::new(200, "text/plain; charset=utf-8", s)
-        }
     }
 }

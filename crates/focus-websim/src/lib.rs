@@ -6,7 +6,11 @@
 //!   the web: taxonomy, topic language models, hosts and their layout.
 //! * [`Web::render`] answers one request without any network: pages, faults,
 //!   robots.txt, the backlink and search services.
-//! * [`serve`] runs the HTTP server on the current tokio runtime.
+//! * [`Corpus::load`] reads a recorded, labelled corpus (the Wikispeedia
+//!   folder, or `.html` files with a `labels.tsv`) to replay it instead.
+//! * [`Site`] is what both are to the rest of the project: requests,
+//!   services, seeds, samples and the evaluation-only truth; [`serve`] runs
+//!   the HTTP server for any `Site` on the current tokio runtime.
 //! * [`Web::truth`], [`Web::truth_share`] and [`Web::dump_truth`] are the
 //!   ground truth: **evaluation only — no crawler may read them.**
 //! * [`stats::calibrate`] measures the calibration figures of the issue.
@@ -18,14 +22,15 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod config;
+mod corpus;
 mod faults;
 mod hosts;
 mod html;
 mod index;
 mod links;
 mod rng;
-mod sample;
 mod server;
+mod site;
 pub mod stats;
 mod stats_nb;
 mod text;
@@ -35,8 +40,10 @@ mod vocab;
 mod web;
 
 pub use config::{FaultKind, FaultSpec, LinkConfig, MixConfig, TopicRole, TopicSpec, WebConfig};
+pub use corpus::{Corpus, CORPUS_SEARCH_HOST, WIKISPEEDIA_HOST};
 pub use links::{Link, LinkTarget};
 pub use server::{serve, ServerHandle};
+pub use site::{render_service, Site};
 pub use web::{Action, PageRef, Response, Web};
 
 /// Why a web cannot be built, loaded or served.
@@ -63,6 +70,14 @@ pub enum WebsimError {
         path: String,
         /// The underlying error.
         source: std::io::Error,
+    },
+    /// A corpus folder is missing a file or holds a malformed line.
+    #[error("corpus {path}: {message}")]
+    Corpus {
+        /// The folder or file.
+        path: String,
+        /// What is wrong.
+        message: String,
     },
     /// Binding or running the server failed.
     #[error("server: {0}")]

@@ -1,6 +1,6 @@
 //! The HTTP/1.1 server: one loopback listener (large accept backlog) whose
 //! connections are served by hyper; each request is dispatched on its `Host`
-//! header to [`Web::render`], and the response's [`Action`] (delay, stall,
+//! header to [`Site::render`], and the response's [`Action`] (delay, stall,
 //! reset) is carried out here.
 
 use std::future::Future;
@@ -18,7 +18,8 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 
-use crate::web::{Action, Web};
+use crate::site::Site;
+use crate::web::Action;
 use crate::WebsimError;
 
 /// Accept backlog of the listener.
@@ -106,8 +107,8 @@ fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     TcpListener::from_std(socket.into())
 }
 
-async fn answer(
-    web: Arc<Web>,
+async fn answer<S: Site + ?Sized>(
+    web: Arc<S>,
     req: hyper::Request<hyper::body::Incoming>,
 ) -> Result<hyper::Response<WBody>, std::io::Error> {
     let host = req
@@ -154,9 +155,13 @@ async fn answer(
     builder.body(body).map_err(std::io::Error::other)
 }
 
-/// Serve `web` on `addr` (use `127.0.0.1:0` for any free port) on the
-/// current tokio runtime.
-pub async fn serve(web: Arc<Web>, addr: SocketAddr) -> Result<ServerHandle, WebsimError> {
+/// Serve `web` (the synthetic web, a replayed corpus or any [`Site`]) on
+/// `addr` (use `127.0.0.1:0` for any free port) on the current tokio
+/// runtime.
+pub async fn serve<S: Site + ?Sized + 'static>(
+    web: Arc<S>,
+    addr: SocketAddr,
+) -> Result<ServerHandle, WebsimError> {
     let listener = bind(addr).map_err(WebsimError::Server)?;
     let addr = listener.local_addr().map_err(WebsimError::Server)?;
     let (stop, mut stopped) = oneshot::channel::<()>();

@@ -380,7 +380,7 @@ impl Web {
     }
 
     /// Labelled example pages of `topic` (its subtopics included), disjoint
-    /// from every seed URL, as used by [`Web::write_examples`].
+    /// from every seed URL, as used by [`crate::Site::write_examples`].
     pub fn sample(&self, topic: TopicId, n: usize) -> Vec<PageRef> {
         let seeds: std::collections::HashSet<u32> =
             self.topic_pages_ranked(topic, 1, 200).into_iter().collect();
@@ -450,7 +450,7 @@ impl Web {
             None => (path_and_query, ""),
         };
         if host == self.config.search_host {
-            return self.render_service(path, query);
+            return crate::site::render_service(self, path, query);
         }
         if let Some(&f) = self.fault_by_host.get(&host) {
             return self.render_fault(f, path, query);

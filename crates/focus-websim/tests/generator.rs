@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use focus_websim::{LinkTarget, TopicRole, Web, WebConfig};
+use focus_websim::{LinkTarget, Site, TopicRole, Web, WebConfig};
 
 fn fixture(name: &str) -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/websim/");

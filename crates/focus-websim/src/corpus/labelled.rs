@@ -1,0 +1,336 @@
+//! The generic importer: a user's own labelled crawl replayed as a web.
+//!
+//! ```text
+//! DIR/
+//!   labels.tsv                 url<TAB>topic/path   (one line per label; `#` comments)
+//!   www.example.com/           one folder per host, as `wget --mirror` saves a site
+//!     index.html               http://www.example.com/
+//!     robots.txt               served as the host's robots.txt (else 404)
+//!     cycling/tours.html       http://www.example.com/cycling/tours.html
+//! ```
+//!
+//! Every file under a host folder is served at its path (`index.html` also
+//! at its folder's path); `.html`/`.htm` as HTML, other types by extension.
+//! A label whose URL has no file is skipped and counted (the page is then a
+//! dead link, as on the real web). Links between pages (for the backlink
+//! service) are read from `href` attributes of the HTML files and resolved
+//! against each page's URL.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use focus_core::{Taxonomy, TopicId};
+
+use super::{decode_path, Body, Corpus, CorpusPage};
+use crate::site::io;
+use crate::urls::split_url;
+use crate::WebsimError;
+
+/// The content type a file is served with.
+pub(super) fn content_type(file: &Path) -> &'static str {
+    match file
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("html" | "htm") => "text/html; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("xml") => "application/xml",
+        Some("pdf") => "application/pdf",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("png") => "image/png",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Every file under `dir` (sorted, hidden entries skipped).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), WebsimError> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io(dir))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| !n.starts_with('.'))
+        })
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// `href` values of `<a>`, `<area>`, `<frame>` and `<iframe>` tags (`src`
+/// for frames), roughly: enough for a backlink index.
+fn hrefs(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lower = html.to_ascii_lowercase();
+    for attr in ["href=", "src="] {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(attr) {
+            let start = from + i + attr.len();
+            from = start;
+            let rest = &html[start..];
+            let value = match rest.chars().next() {
+                Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or(""),
+                _ => rest
+                    .split(|c: char| c.is_whitespace() || c == '>')
+                    .next()
+                    .unwrap_or(""),
+            };
+            if !value.is_empty() {
+                out.push(value.to_owned());
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
+    let mut hosts: Vec<String> = Vec::new();
+    let mut pages: Vec<CorpusPage> = Vec::new();
+    let mut extra = HashMap::new();
+    let mut host_dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io(dir))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    host_dirs.sort();
+    for hdir in host_dirs {
+        let Some(host) = hdir.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if host.starts_with('.') {
+            continue;
+        }
+        let h = hosts.len() as u32;
+        hosts.push(host.to_ascii_lowercase());
+        let mut files = Vec::new();
+        walk(&hdir, &mut files)?;
+        for file in files {
+            let Ok(rel) = file.strip_prefix(&hdir) else {
+                continue;
+            };
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let path = format!("/{}", rel.join("/"));
+            if path == "/robots.txt" {
+                let text = std::fs::read_to_string(&file).map_err(io(&file))?;
+                extra.insert((h, path), ("text/plain; charset=utf-8".to_owned(), text));
+                continue;
+            }
+            let path = match path.strip_suffix("index.html") {
+                Some(folder) => folder.to_owned(),
+                None => path,
+            };
+            let path = percent_encoding::utf8_percent_encode(&path, PATH_ESCAPES).to_string();
+            let title = rel.last().cloned().unwrap_or_default();
+            pages.push(CorpusPage {
+                host: h,
+                path,
+                title,
+                labels: Vec::new(),
+                body: Body::File(file),
+            });
+        }
+    }
+    let mut corpus = Corpus {
+        name: dir
+            .file_name()
+            .map_or_else(|| "corpus".to_owned(), |n| n.to_string_lossy().into_owned()),
+        taxonomy: Taxonomy::new(),
+        aliases: HashMap::new(),
+        hosts,
+        pages,
+        by_key: HashMap::new(),
+        out_links: Vec::new(),
+        in_degree: Vec::new(),
+        topic_pages: Vec::new(),
+        extra,
+        skipped: 0,
+        search_index: std::sync::OnceLock::new(),
+        backlink_index: std::sync::OnceLock::new(),
+    };
+    corpus.out_links = vec![Vec::new(); corpus.pages.len()];
+    corpus = corpus.index();
+    read_labels(dir, &mut corpus)?;
+    read_links(&mut corpus);
+    Ok(corpus.index())
+}
+
+/// Characters escaped in a served path (controls, space and the few that
+/// cannot stand in a URL path).
+const PATH_ESCAPES: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>')
+    .add(b'`')
+    .add(b'#')
+    .add(b'?')
+    .add(b'{')
+    .add(b'}');
+
+fn read_labels(dir: &Path, corpus: &mut Corpus) -> Result<(), WebsimError> {
+    let file = dir.join("labels.tsv");
+    let text = std::fs::read_to_string(&file).map_err(io(&file))?;
+    let mut labelled: Vec<(u32, String)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        let (Some(url), Some(topic)) = (cols.next(), cols.next()) else {
+            return Err(WebsimError::Corpus {
+                path: file.display().to_string(),
+                message: format!("line {}: expected url<TAB>topic", n + 1),
+            });
+        };
+        let topic = topic.trim().trim_matches('/');
+        if topic.is_empty() {
+            corpus.skipped += 1;
+            continue;
+        }
+        match corpus.page_id(url.trim()) {
+            Some(p) => labelled.push((p, topic.to_owned())),
+            None => corpus.skipped += 1,
+        }
+    }
+    let mut paths: Vec<&str> = labelled.iter().map(|(_, t)| t.as_str()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    for p in paths {
+        corpus.taxonomy.add_path(p)?;
+    }
+    for (p, t) in &labelled {
+        if let Some(id) = corpus.taxonomy.find(t) {
+            let labels: &mut Vec<TopicId> = &mut corpus.pages[*p as usize].labels;
+            if !labels.contains(&id) {
+                labels.push(id);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_links(corpus: &mut Corpus) {
+    for pid in 0..corpus.pages.len() {
+        let page = &corpus.pages[pid];
+        let Body::File(file) = &page.body else {
+            continue;
+        };
+        if content_type(file) != "text/html; charset=utf-8" {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(file) else {
+            continue;
+        };
+        let html = String::from_utf8_lossy(&bytes);
+        let base = format!("http://{}{}", corpus.hosts[page.host as usize], page.path);
+        let Ok(base) = url::Url::parse(&base) else {
+            continue;
+        };
+        let mut targets = Vec::new();
+        for href in hrefs(&html) {
+            let Ok(target) = base.join(&href) else {
+                continue;
+            };
+            let Some((host, pq)) = split_url(target.as_str()) else {
+                continue;
+            };
+            let Some(h) = corpus.hosts.iter().position(|x| *x == host) else {
+                continue;
+            };
+            if let Some(&t) = corpus.by_key.get(&(h as u32, decode_path(pq))) {
+                targets.push(t);
+            }
+        }
+        corpus.out_links[pid] = targets;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site::Site;
+
+    #[test]
+    fn hrefs_finds_quoted_and_bare_values() {
+        let h =
+            hrefs("<a href=\"/a\">x</a><A HREF='b.html'>y</A><a href=c>z</a><iframe src=\"/f\">");
+        assert_eq!(h, vec!["/a", "b.html", "c", "/f"]);
+    }
+
+    #[test]
+    fn a_labelled_folder_is_a_web() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let host = root.join("www.example.com");
+        std::fs::create_dir_all(host.join("bikes")).unwrap();
+        std::fs::write(
+            host.join("index.html"),
+            "<title>Home</title><a href=\"/bikes/tour.html\">tour</a>",
+        )
+        .unwrap();
+        std::fs::write(
+            host.join("bikes/tour.html"),
+            "<title>Tour</title><a href=\"../\">home</a> <a href=\"http://other.org/x.html\">x</a>",
+        )
+        .unwrap();
+        std::fs::write(
+            host.join("robots.txt"),
+            "User-agent: *\nDisallow: /private/\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("other.org")).unwrap();
+        std::fs::write(root.join("other.org/x.html"), "<p>funds</p>").unwrap();
+        std::fs::write(
+            root.join("labels.tsv"),
+            "# url\ttopic\nhttp://www.example.com/bikes/tour.html\trecreation/cycling\n\
+             http://other.org/x.html\tbusiness/funds\nhttp://other.org/gone.html\tbusiness/funds\n",
+        )
+        .unwrap();
+        let c = Corpus::load(root).unwrap();
+        assert_eq!(c.page_count(), 3);
+        assert_eq!(c.host_count(), 2);
+        assert_eq!(c.skipped_lines(), 1);
+        let cycling = c.taxonomy().find("recreation/cycling").unwrap();
+        assert_eq!(
+            c.truth_topics("http://www.example.com/bikes/tour.html"),
+            vec![cycling]
+        );
+        assert!(c.truth_topics("http://www.example.com/").is_empty());
+        assert_eq!(c.truth_count(c.taxonomy().find("recreation").unwrap()), 1);
+        let r = c.render("www.example.com", "/robots.txt");
+        assert_eq!(r.status, 200);
+        assert_eq!(c.render("other.org", "/gone.html").status, 404);
+        assert_eq!(c.render("other.org", "/robots.txt").status, 404);
+        assert_eq!(c.render("nowhere.net", "/").status, 421);
+        let home = c.render("www.example.com", "/");
+        assert_eq!(home.status, 200);
+        assert!(String::from_utf8_lossy(&home.body).contains("tour"));
+        assert_eq!(
+            c.backlinks("http://other.org/x.html", 10),
+            vec!["http://www.example.com/bikes/tour.html".to_owned()]
+        );
+        assert_eq!(
+            c.backlinks("http://www.example.com/", 10),
+            vec!["http://www.example.com/bikes/tour.html".to_owned()]
+        );
+        assert_eq!(
+            c.search("funds", 10),
+            vec!["http://other.org/x.html".to_owned()]
+        );
+    }
+}
