@@ -4,7 +4,8 @@
 //!
 //! Tasks: `ci` runs exactly what `.ci/run` runs; `tidy` checks repository
 //! conventions (every `.rs` file opens with a `//!` doc); `bench` runs every
-//! benchmark in release mode; `repro` reproduces a paper's figures. It owns no crawler
+//! benchmark in release mode; `repro` reproduces a paper's figures; `eval`
+//! runs the real-corpus evaluation. It owns no crawler
 //! logic and no library may depend on it.
 
 mod bench;
@@ -21,6 +22,7 @@ fn main() -> Result<()> {
         Some("ci") => ci(),
         Some("tidy") => tidy::run(&project_root()),
         Some("repro") => repro(&args[1..]),
+        Some("eval") => eval(&args[1..]),
         Some("bench") => bench::run(&project_root(), args.iter().any(|a| a == "--full")),
         Some(other) => bail!("unknown task `{other}`\n\n{USAGE}"),
         None => {
@@ -37,6 +39,9 @@ tasks:
   tidy   repository conventions (every .rs file opens with a //! doc)
   repro chakrabarti [--pages N] [--seed S]
          the 1999 papers' figures on the websim -> docs/results/
+  eval wikispeedia [--corpus PATH] [--eval-pages N] [--seed S] [--no-reference]
+         every crawler on the replayed Wikispeedia corpus (default
+         ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md
   bench  every benchmark in release mode (criterion benches with a short
          window, frontier sizes 10^4 and 10^6, classifier accuracy);
          `--full` uses criterion's defaults and adds 10^7 queued URLs";
@@ -75,6 +80,20 @@ fn repro(args: &[String]) -> Result<()> {
     let mut cargo = vec!["run", "--release", "-p", "focus-repro", "--"];
     cargo.extend(args.iter().map(String::as_str));
     cargo.extend(["--out", "docs/results", "--work", "target/repro"]);
+    run_cargo(&root, &cargo)
+}
+
+/// `cargo xtask eval wikispeedia [flags]`: the real-corpus evaluation in a
+/// release build of `focus-repro`, which writes `docs/results/`.
+fn eval(args: &[String]) -> Result<()> {
+    let root = project_root();
+    match args.first().map(String::as_str) {
+        Some("wikispeedia") => {}
+        _ => bail!("usage: cargo xtask eval wikispeedia [flags]\n\n{USAGE}"),
+    }
+    let mut cargo = vec!["run", "--release", "-p", "focus-repro", "--"];
+    cargo.extend(args.iter().map(String::as_str));
+    cargo.extend(["--out", "docs/results", "--work", "target/eval"]);
     run_cargo(&root, &cargo)
 }
 

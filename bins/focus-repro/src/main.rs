@@ -1,17 +1,20 @@
-//! `focus-repro`: runs a paper's experiments on the embedded websim and
-//! writes SVGs and a markdown report (`cargo xtask repro chakrabarti` calls
+//! `focus-repro`: runs a paper's experiments on the embedded websim, or the
+//! real-corpus evaluation, and writes SVGs and a markdown report
+//! (`cargo xtask repro chakrabarti` and `cargo xtask eval wikispeedia` call
 //! it with `--release`). No logic here: the experiments live in
-//! `focus_app::repro`.
+//! `focus_app::repro` and `focus_app::eval`.
 
 use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
-/// The papers whose experiments can be reproduced.
-#[derive(Clone, Copy, ValueEnum)]
+/// The papers whose experiments can be reproduced, and the evaluations.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Paper {
     /// Chakrabarti et al. 1999 (WWW8 Figures 3–7 and 9, VLDB Figure 6).
     Chakrabarti,
+    /// Every crawler on the replayed Wikispeedia corpus (`--corpus`).
+    Wikispeedia,
 }
 
 /// Reproduces a paper's experiments on the websim.
@@ -29,9 +32,21 @@ struct Cli {
     /// Pages per crawl.
     #[arg(long, default_value_t = 5000)]
     pages: u64,
-    /// Seed of the websim and of every crawl.
+    /// Seed of the websim (or the corpus split) and of every crawl.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The corpus folder (wikispeedia).
+    #[arg(long, default_value = "../shared/corpora/wikispeedia")]
+    corpus: PathBuf,
+    /// Pages per crawl of the corpus evaluation (its largest budget).
+    #[arg(long, default_value_t = 1000)]
+    eval_pages: usize,
+    /// Leave the scikit-learn reference crawler out of the evaluation.
+    #[arg(long)]
+    no_reference: bool,
+    /// Python interpreter for the reference crawler.
+    #[arg(long, default_value = "python3")]
+    python: String,
 }
 
 #[tokio::main]
@@ -43,6 +58,36 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if cli.paper == Paper::Wikispeedia {
+        let script = PathBuf::from("xtask/reference/crawl_sklearn.py");
+        let reference = if cli.no_reference {
+            None
+        } else if focus_app::eval::reference::available(&cli.python) && script.is_file() {
+            Some(focus_app::eval::crawls::Reference {
+                python: cli.python.clone(),
+                script,
+            })
+        } else {
+            eprintln!(
+                "scikit-learn is not importable by `{}` (python3 -m pip install scikit-learn): \
+                 the reference crawler is left out",
+                cli.python
+            );
+            None
+        };
+        let cfg = focus_app::eval::crawls::EvalConfig {
+            corpus: cli.corpus,
+            out: cli.out,
+            work: cli.work,
+            seed: cli.seed,
+            pages: cli.eval_pages,
+            reference,
+        };
+        let report = focus_app::eval::wikispeedia(&cfg).await?;
+        println!("{report}");
+        println!("written to {}", cfg.out.display());
+        return Ok(());
+    }
     let cfg = focus_app::repro::ReproConfig {
         out: cli.out,
         work: cli.work,
@@ -50,7 +95,7 @@ async fn main() -> anyhow::Result<()> {
         seed: cli.seed,
     };
     let report = match cli.paper {
-        Paper::Chakrabarti => focus_app::repro::chakrabarti(&cfg).await?,
+        Paper::Chakrabarti | Paper::Wikispeedia => focus_app::repro::chakrabarti(&cfg).await?,
     };
     println!("{report}");
     println!("written to {}", cfg.out.display());

@@ -66,20 +66,40 @@ enum Cmd {
     },
 }
 
+/// The synthetic web of the flags.
+fn web(cli: &Cli) -> anyhow::Result<Web> {
+    let mut config = match &cli.config {
+        Some(p) => WebConfig::load(p)?,
+        None => WebConfig::default(),
+    };
+    if let Some(p) = cli.pages {
+        config = config.with_pages(p);
+    }
+    Ok(Web::new(config, cli.seed)?)
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let site: Arc<dyn Site> = match &cli.corpus {
-        Some(dir) => Arc::new(Corpus::load(dir)?),
-        None => {
-            let mut config = match &cli.config {
-                Some(p) => WebConfig::load(p)?,
-                None => WebConfig::default(),
-            };
-            if let Some(p) = cli.pages {
-                config = config.with_pages(p);
-            }
-            Arc::new(Web::new(config, cli.seed)?)
+    let stats = matches!(cli.cmd, Cmd::Stats);
+    let site: Arc<dyn Site> = if let Some(dir) = &cli.corpus {
+        let corpus = Corpus::load(dir)?;
+        if stats {
+            print!("{}", corpus.stats());
+            return Ok(());
         }
+        Arc::new(corpus)
+    } else {
+        let web = web(&cli)?;
+        if stats {
+            let c = calibrate(&web, &StatsOptions::default());
+            print!("{}", c.render());
+            if !c.all_ok() {
+                eprintln!("websim stats: out of range");
+                std::process::exit(1);
+            }
+            return Ok(());
+        }
+        Arc::new(web)
     };
     match cli.cmd {
         Cmd::Serve { addr, seeds } => serve(site, addr, seeds),
@@ -97,31 +117,7 @@ fn main() -> anyhow::Result<()> {
                 _ => Ok(()),
             }
         }
-        Cmd::Stats => match &cli.corpus {
-            Some(dir) => {
-                let corpus = Corpus::load(dir)?;
-                print!("{}", corpus.stats());
-                Ok(())
-            }
-            None => {
-                let mut config = match &cli.config {
-                    Some(p) => WebConfig::load(p)?,
-                    None => WebConfig::default(),
-                };
-                if let Some(p) = cli.pages {
-                    config = config.with_pages(p);
-                }
-                let web = Web::new(config, cli.seed)?;
-                let c = calibrate(&web, &StatsOptions::default());
-                print!("{}", c.render());
-                if c.all_ok() {
-                    Ok(())
-                } else {
-                    eprintln!("websim stats: out of range");
-                    std::process::exit(1);
-                }
-            }
-        },
+        Cmd::Stats => Ok(()),
         Cmd::Sample { out, per_topic } => {
             let n = site.write_examples(&out, per_topic)?;
             println!("wrote {n} example pages under {}", out.display());

@@ -12,7 +12,7 @@ use focus_crawl::{CrawlConfig, Featurizer, Parts, Truth};
 use focus_eval::Summary;
 use focus_examples::{ExampleContent, LoadOptions};
 use focus_fetch::{Body, ConnectTo, FetchConfig, Fetcher};
-use focus_websim::{Web, WebConfig};
+use focus_websim::{Corpus, ServerHandle, Site, Web, WebConfig};
 
 use crate::progress::Bar;
 
@@ -75,81 +75,47 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     };
     let featurizer = Featurizer::default();
     let canon = Canonicalizer::default();
-    let mut websim = None;
+    let mut server = None;
     let (fetcher, taxonomy, examples, seeds, truth) = match &plan.source {
         TopicSource::Websim { good, seeds, pages } => {
             let config = match pages {
                 Some(n) => WebConfig::default().with_pages(*n),
                 None => WebConfig::default(),
             };
-            let web =
+            let web: Arc<dyn Site> =
                 Arc::new(Web::new(config, plan.seed).map_err(|e| AppError::Input(e.to_string()))?);
-            let server = focus_websim::serve(
-                web.clone(),
-                "127.0.0.1:0"
-                    .parse()
-                    .map_err(|_| AppError::Input("bad address".into()))?,
-            )
-            .await
-            .map_err(|e| AppError::Input(e.to_string()))?;
-            tracing::info!(
-                "websim: {} pages on {} hosts, listening on {} (--connect-to {})",
-                web.page_count(),
-                web.host_count(),
-                server.addr(),
-                server.connect_to()
-            );
-            let rule = ConnectTo::parse(&server.connect_to())
-                .map_err(|e| AppError::Input(e.to_string()))?;
-            let fetcher = Fetcher::new(FetchConfig::loopback(vec![rule]))
-                .map_err(|e| AppError::Input(e.to_string()))?;
-            let mut taxonomy = web.taxonomy().clone();
             let good: Vec<String> = if good.is_empty() {
                 vec![DEFAULT_GOOD.to_owned()]
             } else {
                 good.clone()
             };
-            mark_good(&mut taxonomy, &good)?;
-            let examples = websim_examples(&web, &taxonomy, &featurizer, &canon);
-            let goods = taxonomy.good_topics();
-            let first = goods
-                .first()
-                .copied()
-                .ok_or_else(|| AppError::Input("no good topic".into()))?;
-            let seeds: Vec<CanonicalUrl> = match seeds {
-                Some(file) => read_seeds(file, &canon)?,
-                None => web
-                    .seed_urls(first, WEBSIM_SEEDS)
-                    .iter()
-                    .filter_map(|u| canon.canonicalize(u).ok())
-                    .collect(),
-            };
-            let relevant_total = goods
-                .iter()
-                .map(|&g| web.truth_share(g) * f64::from(web.page_count()))
-                .sum::<f64>()
-                .round() as u64;
-            if plan.max_pages.saturating_mul(2) > relevant_total {
-                tracing::warn!(
-                    "the good topic has {relevant_total} pages on this web: a crawl of {} pages \
-                     can use up much of it, and its late harvest then measures what is left \
-                     rather than how well the crawl stays on topic",
-                    plan.max_pages
-                );
-            }
-            let (w, t) = (web.clone(), taxonomy.clone());
-            let truth = Truth {
-                is_relevant: Box::new(move |url| {
-                    w.truth(url).map(|topic| {
-                        t.good_topics()
-                            .iter()
-                            .any(|&g| t.is_ancestor_or_self(g, topic))
-                    })
-                }),
-                relevant_total,
-            };
-            websim = Some(server);
-            (fetcher, taxonomy, examples, seeds, Some(truth))
+            let served = Served::start(web, "websim").await?;
+            let parts = served
+                .parts(plan, &good, None, seeds.as_deref(), &featurizer, &canon)
+                .await?;
+            server = Some(served.handle);
+            parts
+        }
+        TopicSource::Corpus {
+            dir,
+            good,
+            examples,
+            seeds,
+        } => {
+            let corpus = Arc::new(Corpus::load(dir).map_err(|e| AppError::Input(e.to_string()))?);
+            let served = Served::start(corpus, "corpus").await?;
+            let parts = served
+                .parts(
+                    plan,
+                    good,
+                    examples.as_deref(),
+                    seeds.as_deref(),
+                    &featurizer,
+                    &canon,
+                )
+                .await?;
+            server = Some(served.handle);
+            parts
         }
         TopicSource::Examples { dir, good, seeds } => {
             let mut cfg = FetchConfig::default();
@@ -158,14 +124,10 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
                     .push(ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?);
             }
             let fetcher = Fetcher::new(cfg).map_err(|e| AppError::Input(e.to_string()))?;
-            let set = focus_examples::load(dir, good, &LoadOptions::default())
-                .map_err(|e| AppError::Input(e.to_string()))?;
-            for s in &set.skipped {
-                tracing::warn!("skipped {}: {}", s.origin, s.reason);
-            }
-            let examples = user_examples(&set, &fetcher, &featurizer, &canon).await;
+            let (taxonomy, examples) =
+                folder_examples(dir, good, &fetcher, &featurizer, &canon).await?;
             let seeds = read_seeds(seeds, &canon)?;
-            (fetcher, set.taxonomy, examples, seeds, None)
+            (fetcher, taxonomy, examples, seeds, None)
         }
     };
     if examples.is_empty() {
@@ -206,38 +168,155 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     let mut bar = Bar::new(plan.max_pages);
     let summary = focus_crawl::run(parts, cfg, &mut bar).await;
     bar.finish();
-    if let Some(server) = websim {
+    if let Some(server) = server {
         server.shutdown().await;
     }
     Ok(summary?)
 }
 
-fn mark_good(taxonomy: &mut Taxonomy, good: &[String]) -> Result<(), AppError> {
-    for g in good {
-        let id = taxonomy
-            .find(g)
-            .filter(|&t| t != TopicId::ROOT)
-            .ok_or_else(|| {
-                let leaves: Vec<&str> = taxonomy
-                    .leaves()
-                    .into_iter()
-                    .map(|l| taxonomy.path(l))
-                    .collect();
-                AppError::Input(format!(
-                    "unknown good topic `{g}`; topics include: {}",
-                    leaves.join(", ")
-                ))
-            })?;
-        taxonomy
-            .mark_good(id)
-            .map_err(|e| AppError::Input(e.to_string()))?;
-    }
-    Ok(())
+/// What a crawl is given besides its policy: the fetcher, the crawler's
+/// taxonomy with good marks, training examples, seeds and (on a served
+/// web) the evaluation-only truth.
+type Inputs = (
+    Fetcher,
+    Taxonomy,
+    Vec<Example>,
+    Vec<CanonicalUrl>,
+    Option<Truth>,
+);
+
+/// A web served on loopback for one crawl: the embedded websim or a
+/// replayed corpus, behind the one [`Site`] interface.
+struct Served {
+    site: Arc<dyn Site>,
+    handle: ServerHandle,
 }
 
-/// Sampled example pages of every websim leaf (never the seeds).
-fn websim_examples(
-    web: &Web,
+impl Served {
+    async fn start(site: Arc<dyn Site>, what: &str) -> Result<Self, AppError> {
+        let addr = "127.0.0.1:0"
+            .parse()
+            .map_err(|_| AppError::Input("bad address".into()))?;
+        let handle = focus_websim::serve(site.clone(), addr)
+            .await
+            .map_err(|e| AppError::Input(e.to_string()))?;
+        tracing::info!(
+            "{what}: {} pages on {} hosts, listening on {} (--connect-to {})",
+            site.page_count(),
+            site.host_count(),
+            handle.addr(),
+            handle.connect_to()
+        );
+        Ok(Self { site, handle })
+    }
+
+    /// The crawl's inputs on this site: examples sampled from it (or read
+    /// from `examples`), seeds of the first good topic (or read from
+    /// `seeds`), truth from the site's labels.
+    async fn parts(
+        &self,
+        plan: &CrawlPlan,
+        good: &[String],
+        examples: Option<&Path>,
+        seeds: Option<&Path>,
+        featurizer: &Featurizer,
+        canon: &Canonicalizer,
+    ) -> Result<Inputs, AppError> {
+        let site = &self.site;
+        let rule = ConnectTo::parse(&self.handle.connect_to())
+            .map_err(|e| AppError::Input(e.to_string()))?;
+        let fetcher = Fetcher::new(FetchConfig::loopback(vec![rule]))
+            .map_err(|e| AppError::Input(e.to_string()))?;
+        // Good topics in the site's own taxonomy (for seeds and truth).
+        let site_good = good
+            .iter()
+            .map(|g| {
+                site.find_topic(g)
+                    .filter(|&t| t != TopicId::ROOT)
+                    .ok_or_else(|| unknown_topic(site.taxonomy(), g))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (taxonomy, examples) = if let Some(dir) = examples {
+            let names: Vec<String> = site_good
+                .iter()
+                .map(|&t| site.taxonomy().path(t).to_owned())
+                .collect();
+            folder_examples(dir, &names, &fetcher, featurizer, canon).await?
+        } else {
+            let mut taxonomy = site.taxonomy().clone();
+            for &g in &site_good {
+                taxonomy
+                    .mark_good(g)
+                    .map_err(|e| AppError::Input(e.to_string()))?;
+            }
+            let examples = sampled_examples(site.as_ref(), &taxonomy, featurizer, canon);
+            (taxonomy, examples)
+        };
+        let first = site_good
+            .first()
+            .copied()
+            .ok_or_else(|| AppError::Input("no good topic".into()))?;
+        let seeds: Vec<CanonicalUrl> = match seeds {
+            Some(file) => read_seeds(file, canon)?,
+            None => site
+                .seed_urls(first, WEBSIM_SEEDS)
+                .iter()
+                .filter_map(|u| canon.canonicalize(u).ok())
+                .collect(),
+        };
+        let mut relevant: Vec<TopicId> = site_good.clone();
+        relevant.sort_unstable();
+        relevant.dedup();
+        let relevant_total = relevant.iter().map(|&g| site.truth_count(g)).sum::<u64>();
+        if plan.max_pages.saturating_mul(2) > relevant_total {
+            tracing::warn!(
+                "the good topic has {relevant_total} pages on this web: a crawl of {} pages \
+                 can use up much of it, and its late harvest then measures what is left \
+                 rather than how well the crawl stays on topic",
+                plan.max_pages
+            );
+        }
+        let judge = site.clone();
+        let truth = Truth {
+            is_relevant: Box::new(move |url| judge.truth_relevant(url, &relevant)),
+            relevant_total,
+        };
+        Ok((fetcher, taxonomy, examples, seeds, Some(truth)))
+    }
+}
+
+fn unknown_topic(taxonomy: &Taxonomy, name: &str) -> AppError {
+    let leaves: Vec<&str> = taxonomy
+        .leaves()
+        .into_iter()
+        .map(|l| taxonomy.path(l))
+        .collect();
+    AppError::Input(format!(
+        "unknown good topic `{name}`; topics include: {}",
+        leaves.join(", ")
+    ))
+}
+
+/// An example-set folder read, its URLs fetched, its good topics marked.
+async fn folder_examples(
+    dir: &Path,
+    good: &[String],
+    fetcher: &Fetcher,
+    featurizer: &Featurizer,
+    canon: &Canonicalizer,
+) -> Result<(Taxonomy, Vec<Example>), AppError> {
+    let set = focus_examples::load(dir, good, &LoadOptions::default())
+        .map_err(|e| AppError::Input(e.to_string()))?;
+    for s in &set.skipped {
+        tracing::warn!("skipped {}: {}", s.origin, s.reason);
+    }
+    let examples = user_examples(&set, fetcher, featurizer, canon).await;
+    Ok((set.taxonomy, examples))
+}
+
+/// Sampled example pages of every leaf of a served site (never the seeds).
+fn sampled_examples(
+    web: &dyn Site,
     taxonomy: &Taxonomy,
     featurizer: &Featurizer,
     canon: &Canonicalizer,

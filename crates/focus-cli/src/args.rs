@@ -14,10 +14,17 @@ use crate::plan::{
 #[derive(Debug, Clone, Default, Args)]
 pub struct CrawlArgs {
     /// Example-set folder: each sub-folder is a topic holding example pages
-    /// (.html/.txt) and/or a urls.txt. Without it, the embedded websim is
-    /// started and its sampled examples are used.
+    /// (.html/.txt) and/or a urls.txt. Without it, the embedded websim (or
+    /// the `--corpus`) is started and its sampled examples are used.
     #[arg(long, value_name = "DIR")]
     pub examples: Option<PathBuf>,
+    /// Crawl a recorded, labelled corpus replayed on loopback instead of
+    /// the embedded websim: the Wikispeedia folder or a folder of .html
+    /// files with a labels.tsv (docs/websim.md). Needs `--good`; examples
+    /// and seeds are sampled from it unless `--examples`/`--seeds` say
+    /// otherwise.
+    #[arg(long, value_name = "PATH", conflicts_with = "websim_pages")]
+    pub corpus: Option<PathBuf>,
 
     /// A good topic, as a path of the example set (repeatable). On the
     /// embedded websim the default is `recreation/outdoors`.

@@ -18,6 +18,20 @@ pub enum TopicSource {
         /// Pages of the web instead of the default web's (`--websim-pages`).
         pages: Option<u32>,
     },
+    /// Replay a recorded, labelled corpus on loopback (`--corpus`) and
+    /// crawl it; its ground truth is wired in for evaluation only.
+    Corpus {
+        /// The corpus folder.
+        dir: PathBuf,
+        /// Good topics: paths of the corpus's taxonomy (or its own
+        /// category names); at least one.
+        good: Vec<String>,
+        /// An example set to train on instead of pages sampled from the
+        /// corpus (`--examples`).
+        examples: Option<PathBuf>,
+        /// Seed URLs instead of the corpus's own (`--seeds`).
+        seeds: Option<PathBuf>,
+    },
     /// A user's example set and seed list.
     Examples {
         /// The example-set folder.
@@ -91,6 +105,9 @@ pub enum PlanError {
     /// `--examples` without any `--good`.
     #[error("--examples needs at least one --good PATH naming a topic folder")]
     ExamplesWithoutGood,
+    /// `--corpus` without any `--good`.
+    #[error("--corpus needs at least one --good TOPIC (a category of the corpus; `websim --corpus PATH stats` lists the largest)")]
+    CorpusWithoutGood,
     /// `--max-pages 0`.
     #[error("--max-pages must be at least 1")]
     NoPages,
@@ -113,8 +130,19 @@ impl CrawlPlan {
         if a.distill_every == 0 {
             return Err(PlanError::NoDistillInterval);
         }
-        let source = match (&a.examples, &a.seeds) {
-            (Some(dir), Some(seeds)) => {
+        let source = match (&a.corpus, &a.examples, &a.seeds) {
+            (Some(dir), examples, seeds) => {
+                if a.good.is_empty() {
+                    return Err(PlanError::CorpusWithoutGood);
+                }
+                TopicSource::Corpus {
+                    dir: dir.clone(),
+                    good: a.good.clone(),
+                    examples: examples.clone(),
+                    seeds: seeds.clone(),
+                }
+            }
+            (None, Some(dir), Some(seeds)) => {
                 if a.good.is_empty() {
                     return Err(PlanError::ExamplesWithoutGood);
                 }
@@ -124,8 +152,8 @@ impl CrawlPlan {
                     seeds: seeds.clone(),
                 }
             }
-            (Some(_), None) => return Err(PlanError::ExamplesWithoutSeeds),
-            (None, seeds) => TopicSource::Websim {
+            (None, Some(_), None) => return Err(PlanError::ExamplesWithoutSeeds),
+            (None, None, seeds) => TopicSource::Websim {
                 good: a.good.clone(),
                 seeds: seeds.clone(),
                 pages: a.websim_pages,
@@ -254,5 +282,40 @@ mod tests {
             Err(PlanError::NoDistillInterval)
         );
         assert!(Cli::try_parse_from(["bin", "--bfs", "--unfocused"]).is_err());
+        assert_eq!(plan(&["--corpus", "c"]), Err(PlanError::CorpusWithoutGood));
+        assert!(Cli::try_parse_from(["bin", "--corpus", "c", "--websim-pages", "9"]).is_err());
+    }
+
+    #[test]
+    fn a_replayed_corpus() {
+        let p = plan(&["--corpus", "wiki", "--good", "subject.Science"]).unwrap();
+        assert_eq!(
+            p.source,
+            TopicSource::Corpus {
+                dir: "wiki".into(),
+                good: vec!["subject.Science".into()],
+                examples: None,
+                seeds: None
+            }
+        );
+        let p = plan(&[
+            "--corpus",
+            "wiki",
+            "--good",
+            "a",
+            "--examples",
+            "ex",
+            "--seeds",
+            "s.txt",
+        ])
+        .unwrap();
+        assert!(matches!(
+            p.source,
+            TopicSource::Corpus {
+                examples: Some(_),
+                seeds: Some(_),
+                ..
+            }
+        ));
     }
 }

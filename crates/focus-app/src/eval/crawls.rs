@@ -1,0 +1,405 @@
+//! The real-corpus crawl evaluation (`cargo xtask eval wikispeedia`): every
+//! crawler the project has, plus the optional scikit-learn reference, crawls
+//! the replayed corpus for each evaluation category from two seed
+//! protocols; each crawl is scored on the category's held-out pages.
+//!
+//! * Training: the shared split ([`Split`]); every crawler gets the same
+//!   example-set folder of the training pages of all categories and marks
+//!   the evaluated category good.
+//! * Seeds: *hub seeds* are the [`HUB_SEEDS`] most linked-to pages of the
+//!   corpus (the same for every category); *topic seeds* are
+//!   [`TOPIC_SEEDS`] held-out pages of the category, chosen by a seeded
+//!   hash.
+//! * Scored pages: the category's labelled pages (its subtopics included)
+//!   that are neither training pages nor seeds. Fetching anything else earns
+//!   nothing. Recall at a budget is the share of scored pages among the
+//!   first `budget` fetch attempts; harvest is scored pages per attempt.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_core::TopicId;
+use focus_websim::{Corpus, Site};
+use xxhash_rust::xxh3::xxh3_64_with_seed;
+
+use super::split::Split;
+use crate::{run, AppError, Personality};
+
+/// Hub seeds: the corpus's most linked-to pages.
+pub const HUB_SEEDS: usize = 5;
+/// Topic seeds: held-out pages of the category.
+pub const TOPIC_SEEDS: usize = 3;
+/// The budgets (fetch attempts) at which recall and harvest are read.
+pub const BUDGETS: [usize; 4] = [100, 250, 500, 1000];
+
+/// The ten evaluation categories: sizes from 38 to 229 pages, depths one to
+/// three, sciences and humanities.
+pub const CATEGORIES: [&str; 10] = [
+    "Science/Biology/Birds",
+    "Science/Chemistry/Chemical_elements",
+    "Science/Physics/Space_Astronomy",
+    "Music",
+    "Religion",
+    "IT",
+    "Design_and_Technology/Railway_transport",
+    "Countries",
+    "Everyday_life/Sports",
+    "Citizenship/Politics_and_government",
+];
+
+/// A seed protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// The corpus's most linked-to pages.
+    Hub,
+    /// Held-out pages of the category.
+    Topic,
+}
+
+impl Protocol {
+    /// Its name in reports and folders.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Hub => "hub seeds",
+            Protocol::Topic => "topic seeds",
+        }
+    }
+
+    fn slug(self) -> &'static str {
+        match self {
+            Protocol::Hub => "hub",
+            Protocol::Topic => "topic",
+        }
+    }
+}
+
+/// A crawler of the evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Crawler {
+    /// `focus-soft` with its defaults.
+    Soft,
+    /// `focus-hard`.
+    Hard,
+    /// `focus-soft --bfs`.
+    BreadthFirst,
+    /// `focus-soft --unfocused`.
+    Random,
+    /// `xtask/reference/crawl_sklearn.py` (optional).
+    Reference,
+}
+
+impl Crawler {
+    /// Every crawler, in report order.
+    pub const ALL: [Crawler; 5] = [
+        Crawler::Soft,
+        Crawler::Hard,
+        Crawler::BreadthFirst,
+        Crawler::Random,
+        Crawler::Reference,
+    ];
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Crawler::Soft => "soft",
+            Crawler::Hard => "hard",
+            Crawler::BreadthFirst => "breadth-first",
+            Crawler::Random => "random",
+            Crawler::Reference => "sklearn reference",
+        }
+    }
+
+    fn slug(self) -> &'static str {
+        match self {
+            Crawler::Soft => "soft",
+            Crawler::Hard => "hard",
+            Crawler::BreadthFirst => "bfs",
+            Crawler::Random => "random",
+            Crawler::Reference => "reference",
+        }
+    }
+}
+
+/// Settings of one evaluation run.
+#[derive(Debug, Clone)]
+pub struct EvalConfig {
+    /// The corpus folder.
+    pub corpus: PathBuf,
+    /// Where the report and SVGs go (`docs/results`).
+    pub out: PathBuf,
+    /// Scratch directory: example set, seed files, the crawls' outputs.
+    pub work: PathBuf,
+    /// Seed of the split, the topic seeds and every crawl.
+    pub seed: u64,
+    /// Fetch attempts per crawl (the largest budget).
+    pub pages: usize,
+    /// How to run the scikit-learn reference crawler, or `None` to leave
+    /// it out.
+    pub reference: Option<Reference>,
+}
+
+/// The optional scikit-learn reference crawler.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    /// The Python interpreter (`python3`).
+    pub python: String,
+    /// `xtask/reference/crawl_sklearn.py`.
+    pub script: PathBuf,
+}
+
+/// One crawl's score.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    /// Category path.
+    pub category: String,
+    /// Seed protocol.
+    pub protocol: Protocol,
+    /// Crawler.
+    pub crawler: Crawler,
+    /// Scored pages of the category under this protocol.
+    pub scored_total: usize,
+    /// Scored pages found after each fetch attempt (cumulative).
+    pub found: Vec<usize>,
+}
+
+impl Scored {
+    /// Scored pages found within `budget` attempts.
+    pub fn found_at(&self, budget: usize) -> usize {
+        if self.found.is_empty() {
+            return 0;
+        }
+        self.found[budget.min(self.found.len()) - 1]
+    }
+
+    /// Recall of the scored pages within `budget` attempts.
+    pub fn recall_at(&self, budget: usize) -> f64 {
+        self.found_at(budget) as f64 / self.scored_total.max(1) as f64
+    }
+
+    /// Scored pages per fetch attempt within `budget` attempts.
+    pub fn harvest_at(&self, budget: usize) -> f64 {
+        let n = budget.min(self.found.len()).max(1);
+        self.found_at(budget) as f64 / n as f64
+    }
+}
+
+/// The category's scored pages: labelled at or under `topic`, not training,
+/// not seeds.
+pub(super) fn scored_pages(
+    corpus: &Corpus,
+    split: &Split,
+    topic: TopicId,
+    seeds: &[u32],
+) -> HashSet<u32> {
+    let tax = corpus.taxonomy();
+    (0..corpus.page_count())
+        .filter(|&p| {
+            !split.is_train(p)
+                && !seeds.contains(&p)
+                && corpus
+                    .labels(p)
+                    .iter()
+                    .any(|&l| tax.is_ancestor_or_self(topic, l))
+        })
+        .collect()
+}
+
+/// The hub seeds: the most linked-to pages (ties by id).
+pub fn hub_seeds(corpus: &Corpus) -> Vec<u32> {
+    let mut ids: Vec<u32> = (0..corpus.page_count()).collect();
+    ids.sort_by(|a, b| {
+        corpus
+            .in_degree(*b)
+            .cmp(&corpus.in_degree(*a))
+            .then(a.cmp(b))
+    });
+    ids.truncate(HUB_SEEDS);
+    ids
+}
+
+/// The topic seeds of `topic`: held-out pages of it, by a seeded hash.
+pub fn topic_seeds(corpus: &Corpus, split: &Split, topic: TopicId, seed: u64) -> Vec<u32> {
+    let mut ids: Vec<u32> = scored_pages(corpus, split, topic, &[])
+        .into_iter()
+        .collect();
+    ids.sort_by_key(|&p| (xxh3_64_with_seed(&p.to_le_bytes(), seed ^ 0x7e5d), p));
+    ids.truncate(TOPIC_SEEDS);
+    ids
+}
+
+/// Scores a crawl's fetch order (requested URLs) against the scored pages.
+pub fn score<S: std::hash::BuildHasher>(
+    corpus: &Corpus,
+    urls: &[String],
+    scored: &HashSet<u32, S>,
+) -> Vec<usize> {
+    let mut seen = HashSet::new();
+    let mut found = 0;
+    urls.iter()
+        .map(|u| {
+            if let Some(p) = corpus.page_id(u) {
+                if scored.contains(&p) && seen.insert(p) {
+                    found += 1;
+                }
+            }
+            found
+        })
+        .collect()
+}
+
+pub(super) fn input(e: impl std::fmt::Display) -> AppError {
+    AppError::Input(e.to_string())
+}
+
+/// Requested URLs of a crawl output (`pages.jsonl`, or the reference's
+/// JSON lines), in fetch order.
+pub(super) fn read_urls(path: &Path) -> Result<Vec<String>, AppError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| input(format!("{}: {e}", path.display())))?;
+        if let Some(u) = v["url"].as_str() {
+            out.push(u.to_owned());
+        }
+    }
+    Ok(out)
+}
+
+fn write_seeds(corpus: &Corpus, ids: &[u32], file: &Path) -> Result<(), AppError> {
+    let text: String = ids
+        .iter()
+        .filter_map(|&p| corpus.page_url(p))
+        .map(|u| u + "\n")
+        .collect();
+    std::fs::write(file, text).map_err(|e| input(format!("{}: {e}", file.display())))
+}
+
+/// Runs one crawler on one category and protocol; returns its fetch order.
+async fn crawl(
+    cfg: &EvalConfig,
+    crawler: Crawler,
+    category: &str,
+    examples: &Path,
+    seeds: &Path,
+    dir: &Path,
+) -> Result<Option<Vec<String>>, AppError> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(input)?;
+    }
+    std::fs::create_dir_all(dir).map_err(input)?;
+    if crawler == Crawler::Reference {
+        let Some(reference) = &cfg.reference else {
+            return Ok(None);
+        };
+        return super::reference::crawl(cfg, reference, category, examples, seeds, dir)
+            .await
+            .map(Some);
+    }
+    let (personality, baseline) = match crawler {
+        Crawler::Soft | Crawler::Reference => (Personality::Soft, None),
+        Crawler::Hard => (Personality::Hard, None),
+        Crawler::BreadthFirst => (Personality::Soft, Some(Baseline::BreadthFirst)),
+        Crawler::Random => (Personality::Soft, Some(Baseline::Random)),
+    };
+    let plan = CrawlPlan {
+        source: TopicSource::Corpus {
+            dir: cfg.corpus.clone(),
+            good: vec![category.to_owned()],
+            examples: Some(examples.to_path_buf()),
+            seeds: Some(seeds.to_path_buf()),
+        },
+        connect_to: vec![],
+        max_pages: cfg.pages as u64,
+        time_limit: None,
+        concurrency: focus_cli::DEFAULT_CONCURRENCY,
+        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
+        fill_batches: false,
+        www_order: false,
+        paper_priority: false,
+        out: dir.to_path_buf(),
+        seed: cfg.seed,
+        resume: false,
+        baseline,
+    };
+    run(&plan, personality).await?;
+    read_urls(&dir.join("pages.jsonl")).map(Some)
+}
+
+/// Runs every crawl of the evaluation and scores it.
+pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, AppError> {
+    let split = Split::new(corpus, cfg.seed);
+    let examples = cfg.work.join("examples");
+    if examples.exists() {
+        std::fs::remove_dir_all(&examples).map_err(input)?;
+    }
+    let n = split.write_examples(corpus, &examples)?;
+    tracing::info!("eval: {n} training example files in {}", examples.display());
+    let hubs = hub_seeds(corpus);
+    let mut out = Vec::new();
+    for category in CATEGORIES {
+        let topic = corpus
+            .find_topic(category)
+            .ok_or_else(|| input(format!("the corpus has no category `{category}`")))?;
+        for protocol in [Protocol::Hub, Protocol::Topic] {
+            let seeds = match protocol {
+                Protocol::Hub => hubs.clone(),
+                Protocol::Topic => topic_seeds(corpus, &split, topic, cfg.seed),
+            };
+            let scored = scored_pages(corpus, &split, topic, &seeds);
+            let slug = category.replace('/', "-");
+            let base = cfg.work.join(&slug).join(protocol.slug());
+            std::fs::create_dir_all(&base).map_err(input)?;
+            let seed_file = base.join("seeds.txt");
+            write_seeds(corpus, &seeds, &seed_file)?;
+            for crawler in Crawler::ALL {
+                let dir = base.join(crawler.slug());
+                let Some(urls) = crawl(cfg, crawler, category, &examples, &seed_file, &dir).await?
+                else {
+                    continue;
+                };
+                let found = score(corpus, &urls, &scored);
+                let s = Scored {
+                    category: category.to_owned(),
+                    protocol,
+                    crawler,
+                    scored_total: scored.len(),
+                    found,
+                };
+                tracing::warn!(
+                    "eval {category} {} {}: recall@500 {:.3}, @1000 {:.3}",
+                    protocol.name(),
+                    crawler.name(),
+                    s.recall_at(500),
+                    s.recall_at(1000)
+                );
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_cumulative_and_read_at_budgets() {
+        let s = Scored {
+            category: "c".into(),
+            protocol: Protocol::Hub,
+            crawler: Crawler::Soft,
+            scored_total: 4,
+            found: vec![0, 1, 1, 2, 2],
+        };
+        assert_eq!(s.found_at(2), 1);
+        assert_eq!(s.found_at(100), 2);
+        assert!((s.recall_at(4) - 0.5).abs() < 1e-12);
+        assert!((s.harvest_at(4) - 0.5).abs() < 1e-12);
+        // A crawl that ended early is read over the attempts it made.
+        assert!((s.harvest_at(100) - 0.4).abs() < 1e-12);
+    }
+}
