@@ -1,6 +1,7 @@
 //! `cargo xtask tidy`: repository conventions that rustc and clippy do not
-//! check. Today: every tracked `.rs` file opens with a `//!` doc saying what
-//! it owns.
+//! check: every tracked `.rs` file opens with a `//!` doc saying what it
+//! owns, and the dependency rules of `docs/ARCHITECTURE.md`'s *Architecture
+//! Invariant* lines hold in `cargo metadata` (see [`RULES`]).
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +9,128 @@ use anyhow::{bail, Result};
 
 /// Runs every tidy check under `root`.
 pub(crate) fn run(root: &Path) -> Result<()> {
+    docs(root)?;
+    dependencies(root)
+}
+
+/// A dependency rule: `dependency` may be a normal (or build) dependency
+/// only of the packages in `allowed`; everyone else may have it at most as
+/// a dev-dependency (`dev_ok`) or not at all.
+struct Rule {
+    dependency: &'static str,
+    allowed: &'static [&'static str],
+    dev_ok: bool,
+    why: &'static str,
+}
+
+/// The architecture's dependency invariants.
+const RULES: &[Rule] = &[
+    Rule {
+        dependency: "sled",
+        allowed: &["focus-store"],
+        dev_ok: false,
+        why: "only focus-store names sled (it is stale; it must stay replaceable in one crate)",
+    },
+    Rule {
+        dependency: "bincode",
+        allowed: &["focus-store", "focus-classify"],
+        dev_ok: false,
+        why: "bincode is called in the two codec modules only",
+    },
+    Rule {
+        dependency: "focus-websim",
+        allowed: &["focus-app", "websim", "xtask"],
+        dev_ok: true,
+        why: "ground truth is for evaluation only: no crawler crate may depend on the \
+              websim or a replayed corpus outside its dev-dependencies",
+    },
+    Rule {
+        dependency: "focus-app",
+        allowed: &["focus-soft", "focus-hard", "focus-repro", "xtask"],
+        dev_ok: false,
+        why: "focus-app is composition for the binaries; no library may depend on it",
+    },
+    Rule {
+        dependency: "xtask",
+        allowed: &[],
+        dev_ok: false,
+        why: "xtask is automation; nothing depends on it",
+    },
+];
+
+/// `(package, dependency, kind)` for every workspace package's declared
+/// dependencies (`kind` is `None` for normal, `Some("dev")`, `Some("build")`).
+fn declared(root: &Path) -> Result<Vec<(String, String, Option<String>)>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output()?;
+    if !out.status.success() {
+        bail!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let mut deps = Vec::new();
+    for p in meta["packages"].as_array().into_iter().flatten() {
+        let name = p["name"].as_str().unwrap_or_default().to_owned();
+        for d in p["dependencies"].as_array().into_iter().flatten() {
+            deps.push((
+                name.clone(),
+                d["name"].as_str().unwrap_or_default().to_owned(),
+                d["kind"].as_str().map(str::to_owned),
+            ));
+        }
+    }
+    Ok(deps)
+}
+
+/// The packages that break a rule, as messages.
+fn violations(deps: &[(String, String, Option<String>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (package, dep, kind) in deps {
+        for rule in RULES.iter().filter(|r| r.dependency == dep) {
+            let dev = kind.as_deref() == Some("dev");
+            if rule.allowed.contains(&package.as_str()) || (dev && rule.dev_ok) {
+                continue;
+            }
+            out.push(format!(
+                "{package} depends on {dep}{}: {}",
+                if dev { " (dev)" } else { "" },
+                rule.why
+            ));
+        }
+    }
+    out
+}
+
+fn dependencies(root: &Path) -> Result<()> {
+    let deps = declared(root)?;
+    let bad = violations(&deps);
+    if bad.is_empty() {
+        println!(
+            "tidy: {} declared dependencies keep the {} architecture rules",
+            deps.len(),
+            RULES.len()
+        );
+        Ok(())
+    } else {
+        bail!(
+            "tidy: architecture invariants broken:\n  {}",
+            bad.join("\n  ")
+        )
+    }
+}
+
+fn docs(root: &Path) -> Result<()> {
     let mut files = Vec::new();
     for top in ["crates", "bins", "xtask"] {
         collect_rs(&root.join(top), &mut files);
@@ -57,7 +180,29 @@ fn opens_with_module_doc(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::opens_with_module_doc;
+    use super::{opens_with_module_doc, violations};
+
+    fn dep(p: &str, d: &str, kind: Option<&str>) -> (String, String, Option<String>) {
+        (p.into(), d.into(), kind.map(Into::into))
+    }
+
+    #[test]
+    fn dependency_rules() {
+        assert!(violations(&[
+            dep("focus-store", "sled", None),
+            dep("focus-crawl", "focus-websim", Some("dev")),
+            dep("focus-app", "focus-websim", None),
+            dep("focus-soft", "focus-app", None),
+        ])
+        .is_empty());
+        let bad = violations(&[
+            dep("focus-crawl", "sled", None),
+            dep("focus-crawl", "focus-websim", None),
+            dep("focus-classify", "focus-app", Some("dev")),
+        ]);
+        assert_eq!(bad.len(), 3, "{bad:?}");
+        assert!(bad[1].contains("ground truth"));
+    }
 
     #[test]
     fn module_doc_detection() {
