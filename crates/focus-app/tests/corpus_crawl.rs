@@ -93,7 +93,12 @@ async fn a_corpus_crawl_has_the_websims_outputs_and_its_truth() {
         );
     }
     let bfs = run(
-        &plan(&corpus, &dir.path().join("bfs"), 300, Some(Baseline::BreadthFirst)),
+        &plan(
+            &corpus,
+            &dir.path().join("bfs"),
+            300,
+            Some(Baseline::BreadthFirst),
+        ),
         Personality::Soft,
     )
     .await
@@ -118,10 +123,15 @@ async fn the_evaluations_split_seeds_and_scores() {
         .collect();
     // 30 % of the 161 birds (more where a page was drawn for another label).
     assert!((48..=60).contains(&train.len()), "{}", train.len());
-    assert_eq!(Split::new(&c, 1).train_pages().count(), split.train_pages().count());
+    assert_eq!(
+        Split::new(&c, 1).train_pages().count(),
+        split.train_pages().count()
+    );
     let seeds = topic_seeds(&c, &split, birds, 1);
     assert_eq!(seeds.len(), 3);
-    assert!(seeds.iter().all(|&p| !split.is_train(p) && c.labels(p).contains(&birds)));
+    assert!(seeds
+        .iter()
+        .all(|&p| !split.is_train(p) && c.labels(p).contains(&birds)));
     let hubs = hub_seeds(&c);
     assert_eq!(hubs.len(), 5);
     assert!(c.in_degree(hubs[0]) >= c.in_degree(hubs[4]));

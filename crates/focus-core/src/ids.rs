@@ -45,6 +45,22 @@ impl HostKey {
         }
     }
 
+    /// The key of an absolute URL's host (`None` when `url` does not parse
+    /// or has no host). The same key as [`crate::CanonicalUrl::host_key`]
+    /// gives for the URL's canonical form; cheaper where URLs are stored
+    /// canonical already.
+    ///
+    /// ```
+    /// use focus_core::HostKey;
+    /// assert_eq!(HostKey::of_url("http://WWW.A.com:8080/x").unwrap().as_str(), "www.a.com:8080");
+    /// assert_eq!(HostKey::of_url("https://a.com:443/").unwrap().as_str(), "a.com");
+    /// assert!(HostKey::of_url("not a url").is_none());
+    /// ```
+    pub fn of_url(url: &str) -> Option<Self> {
+        let u = url::Url::parse(url).ok()?;
+        Some(Self::new(u.host_str()?, u.port()))
+    }
+
     /// The key as text (`host` or `host:port`).
     pub fn as_str(&self) -> &str {
         &self.0

@@ -20,12 +20,7 @@ pub(crate) struct Distilled {
 }
 
 fn host_id(url: &str) -> u64 {
-    let host = url
-        .split("://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or(url);
-    HostKey::new(host, None).id()
+    HostKey::of_url(url).map_or(0, |h| h.id())
 }
 
 pub(crate) fn distill(

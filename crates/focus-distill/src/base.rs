@@ -44,13 +44,7 @@ pub struct BaseSet {
     pub unknown_positives: usize,
 }
 
-/// SplitMix64 finaliser: a well-mixed 64-bit hash of `x`.
-pub(crate) fn mix64(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+pub(crate) use focus_core::mix64;
 
 fn sample_key(seed: u64, root: PageId, pred: PageId) -> u64 {
     mix64(mix64(seed ^ root.0) ^ pred.0.rotate_left(17))

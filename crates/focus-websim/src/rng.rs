@@ -18,13 +18,7 @@ pub(crate) mod purpose {
     pub(crate) const ANCHOR: u64 = 10;
 }
 
-/// SplitMix64 finaliser: a good 64-bit mixer.
-pub(crate) fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub(crate) use focus_core::mix64;
 
 /// Hash of the seed and three integers.
 pub(crate) fn hash3(seed: u64, a: u64, b: u64, c: u64) -> u64 {

@@ -23,7 +23,7 @@ pub(super) fn ratio(a: usize, b: usize) -> f64 {
 }
 
 pub(super) fn host_of(url: &str) -> String {
-    url.split('/').nth(2).unwrap_or_default().to_owned()
+    focus_core::HostKey::of_url(url).map_or_else(String::new, |h| h.as_str().to_owned())
 }
 
 /// Shortest link distance from the seeds to each host, over the link graph
