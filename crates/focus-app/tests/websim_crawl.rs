@@ -209,7 +209,7 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
         limited.time_limit = Some(std::time::Duration::from_millis(ms));
         let s = run(&limited, Personality::Soft).await.unwrap();
         if s.pages_fetched > 0 && s.pages_fetched < 300 {
-            assert_eq!(s.stopped_because, "time limit");
+            assert_eq!(s.stopped_because, focus_core::StopReason::TimeLimit);
             let mut resumed = plan(&out, 300, None);
             resumed.resume = true;
             run(&resumed, Personality::Soft).await.unwrap();

@@ -9,12 +9,14 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod canon;
+pub mod contract;
 mod hash;
 mod ids;
 mod taxonomy;
 mod taxonomy_file;
 
 pub use canon::{CanonError, CanonicalUrl, Canonicalizer, MAX_HOST_BYTES, MAX_URL_BYTES};
+pub use contract::{PageLine, StopReason};
 pub use hash::mix64;
 pub use ids::{DomainKey, HostKey, PageId};
 pub use taxonomy::{Mark, Taxonomy, TaxonomyBuilder, TaxonomyError, TopicId};

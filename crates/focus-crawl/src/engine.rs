@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use focus_classify::Classifier;
-use focus_core::{CanonicalUrl, Canonicalizer, DomainKey, PageId, Taxonomy};
+use focus_core::{CanonicalUrl, Canonicalizer, DomainKey, PageId, StopReason, Taxonomy};
 use focus_eval::Summary;
 use focus_fetch::Fetcher;
 use focus_frontier::{Candidate, Discipline, Frontier};
@@ -335,7 +335,7 @@ pub async fn run(
     }
 
     let mut pipeline = Pipeline::start(PageStages::new(parts.clone()), cfg.batch);
-    let mut stopped_because = "max pages".to_owned();
+    let mut stopped_because = StopReason::MaxPages;
     let mut last_distilled = tally.fetched / cfg.distill_every.max(1);
     // The logical clock goes on from the last batch of a resumed crawl, so
     // hosts cool as they did.
@@ -345,11 +345,11 @@ pub async fn run(
     };
     while tally.fetched < cfg.max_pages {
         if cfg.stop.load(Ordering::Relaxed) {
-            stopped_because = "interrupted".into();
+            stopped_because = StopReason::Interrupted;
             break;
         }
         if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
-            stopped_because = "time limit".into();
+            stopped_because = StopReason::TimeLimit;
             break;
         }
         let room = (cfg.max_pages - tally.fetched).min(cfg.batch as u64) as usize;
@@ -366,7 +366,7 @@ pub async fn run(
                 continue;
             }
             Dispatch::Exhausted => {
-                stopped_because = "frontier empty".into();
+                stopped_because = StopReason::FrontierEmpty;
                 break;
             }
         };

@@ -34,20 +34,7 @@ impl PagesLog {
         parent_url: Option<&str>,
         truth: Option<bool>,
     ) -> Result<(), CrawlError> {
-        let mut line = serde_json::json!({
-            "url": page.url,
-            "status": page.status,
-            "error": page.error,
-            "depth": page.depth,
-            "parent": parent_url,
-            "relevance": page.relevance,
-            "class": page.class,
-            "fetched_at_ms": page.fetched_at_ms,
-            "bytes": page.bytes,
-        });
-        if let (Some(t), Some(obj)) = (truth, line.as_object_mut()) {
-            obj.insert("relevant_true".into(), t.into());
-        }
+        let line = page.line(parent_url.map(str::to_owned), truth);
         serde_json::to_writer(&mut self.0, &line).map_err(|e| CrawlError::Output(e.to_string()))?;
         self.0
             .write_all(b"\n")

@@ -2,6 +2,7 @@
 
 use std::collections::VecDeque;
 
+use focus_core::StopReason;
 use serde::Serialize;
 
 /// Tracks per-page relevance (estimated, and true when ground truth is
@@ -151,7 +152,7 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relevant_pages_true: Option<u64>,
     /// Why the crawl stopped.
-    pub stopped_because: String,
+    pub stopped_because: StopReason,
     /// URLs still queued.
     pub frontier_left: u64,
     /// The stagnation diagnosis, if one was made.

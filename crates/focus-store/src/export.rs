@@ -8,8 +8,8 @@ use crate::error::StoreError;
 use crate::store::Store;
 
 impl Store {
-    /// Writes one JSON object per page: url, status, error, depth, parent
-    /// (URL, or null for seeds), relevance, class, fetched_at_ms, bytes.
+    /// Writes one [`focus_core::PageLine`] per page (the crawl's
+    /// `pages.jsonl` contract, without ground truth).
     /// Returns the number of lines.
     pub fn export_pages_jsonl(&self, out: &mut impl Write) -> Result<u64, StoreError> {
         let mut n = 0;
@@ -19,17 +19,7 @@ impl Store {
                 Some(p) => self.get_page(p)?.map(|r| r.url),
                 None => None,
             };
-            let line = serde_json::json!({
-                "url": page.url,
-                "status": page.status,
-                "error": page.error,
-                "depth": page.depth,
-                "parent": parent,
-                "relevance": page.relevance,
-                "class": page.class,
-                "fetched_at_ms": page.fetched_at_ms,
-                "bytes": page.bytes,
-            });
+            let line = page.line(parent, None);
             serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
             out.write_all(b"\n")?;
             n += 1;

@@ -1,5 +1,6 @@
 //! The records the store keeps: one per fetch attempt, one per queued URL.
 
+use focus_core::PageLine;
 use serde::{Deserialize, Serialize};
 
 /// The outcome of fetching one page (one line of `pages.jsonl`).
@@ -29,6 +30,25 @@ pub struct PageRecord {
     pub fingerprint: Option<u64>,
     /// Exact content hash, if computed.
     pub content_hash: Option<u64>,
+}
+
+impl PageRecord {
+    /// Its line of `pages.jsonl` (the output contract), given the parent's
+    /// URL and, where the web has one, the ground truth.
+    pub fn line(&self, parent: Option<String>, relevant_true: Option<bool>) -> PageLine {
+        PageLine {
+            bytes: self.bytes,
+            class: self.class.clone(),
+            depth: self.depth,
+            error: self.error.clone(),
+            fetched_at_ms: self.fetched_at_ms,
+            parent,
+            relevance: self.relevance,
+            relevant_true,
+            status: self.status,
+            url: self.url.clone(),
+        }
+    }
 }
 
 /// A URL in the persisted frontier. The engine maps its frontier candidates

@@ -259,11 +259,9 @@ pub(super) fn read_urls(path: &Path) -> Result<Vec<String>, AppError> {
         std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| input(format!("{}: {e}", path.display())))?;
-        if let Some(u) = v["url"].as_str() {
-            out.push(u.to_owned());
-        }
+        let v = focus_core::PageLine::parse(line)
+            .map_err(|e| input(format!("{}: {e}", path.display())))?;
+        out.push(v.url);
     }
     Ok(out)
 }

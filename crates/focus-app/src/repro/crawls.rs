@@ -78,12 +78,12 @@ fn read_pages(dir: &Path) -> Result<Vec<Fetched>, AppError> {
         std::fs::read_to_string(&path).map_err(|e| input(format!("{}: {e}", path.display())))?;
     let mut out = Vec::new();
     for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).map_err(input)?;
+        let v = focus_core::PageLine::parse(line).map_err(input)?;
         out.push(Fetched {
-            url: v["url"].as_str().unwrap_or_default().to_owned(),
-            parent: v["parent"].as_str().map(str::to_owned),
-            relevance: v["relevance"].as_f64().unwrap_or(0.0),
-            truth: v["relevant_true"].as_bool().unwrap_or(false),
+            url: v.url,
+            parent: v.parent,
+            relevance: v.relevance,
+            truth: v.relevant_true.unwrap_or(false),
         });
     }
     Ok(out)
