@@ -1,5 +1,5 @@
 //! Mutual-information feature selection (BINGO! §2.3), usable by every
-//! family: MI(X, V) = P[X ∧ V] · log(P[X ∧ V] / (P[X] · P[V])) over document
+//! family: MI(X, V) = P\[X ∧ V\] · log(P\[X ∧ V\] / (P\[X\] · P\[V\])) over document
 //! presence; a term's score is its best MI over the classes of the node.
 //! Candidates are pre-selected by total term frequency.
 

@@ -1,7 +1,7 @@
 //! Text features for focused crawling: from visible text to sparse term
 //! vectors. One file per stage, each with its tests (tantivy's layout):
 //! [`tokenizer`] → [`stopwords`] → [`stem`] → [`analyzer`] (the configured
-//! pipeline) → [`vocab`] (terms to ids, growable or hashed) → [`counts`]
+//! pipeline) → [`vocab`] (terms to ids, growable or hashed) → [`counts`](mod@counts)
 //! (term counts, term pairs, anchor features) → [`docfreq`] (corpus
 //! statistics behind [`CorpusStats`]) → [`weighting`] (TF-IDF exactly as
 //! Bergmark, Diligenti and BINGO! define it) → [`SparseVec`].
