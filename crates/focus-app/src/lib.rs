@@ -2,7 +2,8 @@
 //! running crawl — the embedded websim (or the user's example set and
 //! seeds), training, the classifier, the policy, the fetcher, a progress
 //! bar — so that every crawler binary is a few lines — and [`repro`], the
-//! papers' experiments run through the same path.
+//! papers' experiments run through the same path; [`websim_leaf_accuracy`]
+//! calibrates the websim's text with the crawler's own classifier.
 //!
 //! This is the only library that may depend on `focus-websim` *and* the
 //! crawler crates together: it wires the synthetic web's ground truth into
@@ -15,6 +16,8 @@ pub mod eval;
 mod progress;
 pub mod repro;
 mod setup;
+mod websim_text;
 
 pub use focus_eval::Summary;
 pub use setup::{run, AppError, Personality};
+pub use websim_text::{websim_leaf_accuracy, websim_pages};

@@ -321,20 +321,10 @@ fn sampled_examples(
     featurizer: &Featurizer,
     canon: &Canonicalizer,
 ) -> Vec<Example> {
-    let mut out = Vec::new();
-    for leaf in taxonomy.leaves() {
-        for p in web.sample(leaf, EXAMPLES_PER_LEAF) {
-            let (Some(html), Ok(url)) = (web.page_html(p.id), canon.canonicalize(&p.url)) else {
-                continue;
-            };
-            let doc = focus_html::analyze(&html, &url, canon);
-            out.push(Example {
-                counts: featurizer.document(&doc),
-                topic: leaf,
-            });
-        }
-    }
-    out
+    crate::websim_text::websim_pages(web, taxonomy, featurizer, canon, EXAMPLES_PER_LEAF)
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// Example URLs fetched at once (the fetcher still keeps each host's

@@ -75,6 +75,9 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
         "relevant_pages_true",
         "link_yield_same_site",
         "link_yield_cross_site",
+        "judged_relevant_agreement",
+        "judged_relevant_precision",
+        "judged_relevant_recall",
     ] {
         assert!(summary.get(key).is_some(), "summary.json lacks {key}");
     }

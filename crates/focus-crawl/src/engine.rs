@@ -441,6 +441,9 @@ pub async fn run(
         stagnation: tally.stagnation.clone(),
         link_yield_same_site: tally.links.observed_yield(LinkKind::SameSite),
         link_yield_cross_site: tally.links.observed_yield(LinkKind::CrossSite),
+        judged_relevant_agreement: tally.tracker.agreement().agreement(),
+        judged_relevant_precision: tally.tracker.agreement().precision(),
+        judged_relevant_recall: tally.tracker.agreement().recall(),
     };
     let good: Vec<&str> = parts
         .taxonomy

@@ -84,5 +84,14 @@ mod tests {
         assert_eq!(t.fetched, 3);
         assert_eq!(t.relevant_fetched(), 1);
         assert_eq!(t.tracker.harvest_true(), Some(2.0 / 3.0));
+        // The summary's judgement-against-truth figures come from the same
+        // pushes: R >= 0.5 agreed with the truth on all three.
+        t.push(3, 0.6, None, Some(false));
+        t.push(4, 0.7, None, None);
+        let a = t.tracker.agreement();
+        assert_eq!(a.pages(), 4, "pages without truth are not compared");
+        assert_eq!(a.agreement(), Some(0.75));
+        assert_eq!(a.precision(), Some(2.0 / 3.0));
+        assert_eq!(a.recall(), Some(1.0));
     }
 }

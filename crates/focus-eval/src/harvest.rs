@@ -5,6 +5,63 @@ use std::collections::VecDeque;
 use focus_core::StopReason;
 use serde::Serialize;
 
+/// The relevance at and above which a crawl's own judgement calls a page
+/// relevant, when it is compared with the truth.
+pub const JUDGED_RELEVANT: f64 = 0.5;
+
+/// How a crawl's own judgement (R >= [`JUDGED_RELEVANT`]) compares with the
+/// truth, over the pages whose truth is known.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Agreement {
+    /// Judged relevant and truly relevant.
+    pub true_positive: u64,
+    /// Judged relevant, truly irrelevant.
+    pub false_positive: u64,
+    /// Judged irrelevant, truly relevant.
+    pub false_negative: u64,
+    /// Judged irrelevant and truly irrelevant.
+    pub true_negative: u64,
+}
+
+impl Agreement {
+    /// Counts one page.
+    pub fn push(&mut self, relevance: f64, truth: bool) {
+        match (relevance >= JUDGED_RELEVANT, truth) {
+            (true, true) => self.true_positive += 1,
+            (true, false) => self.false_positive += 1,
+            (false, true) => self.false_negative += 1,
+            (false, false) => self.true_negative += 1,
+        }
+    }
+
+    /// Pages counted.
+    pub fn pages(&self) -> u64 {
+        self.true_positive + self.false_positive + self.false_negative + self.true_negative
+    }
+
+    /// Fraction of pages where the judgement equals the truth (None
+    /// before any page).
+    pub fn agreement(&self) -> Option<f64> {
+        ratio(self.true_positive + self.true_negative, self.pages())
+    }
+
+    /// Of the pages judged relevant, the fraction truly relevant (None when
+    /// none was judged relevant).
+    pub fn precision(&self) -> Option<f64> {
+        ratio(self.true_positive, self.true_positive + self.false_positive)
+    }
+
+    /// Of the truly relevant pages, the fraction judged relevant (None when
+    /// none was truly relevant).
+    pub fn recall(&self) -> Option<f64> {
+        ratio(self.true_positive, self.true_positive + self.false_negative)
+    }
+}
+
+fn ratio(a: u64, b: u64) -> Option<f64> {
+    (b > 0).then(|| a as f64 / b as f64)
+}
+
 /// Tracks per-page relevance (estimated, and true when ground truth is
 /// known) as pages are fetched.
 #[derive(Debug, Clone)]
@@ -15,6 +72,7 @@ pub struct HarvestTracker {
     recent: VecDeque<f64>,
     recent_sum: f64,
     truth_known: bool,
+    agreement: Agreement,
 }
 
 impl HarvestTracker {
@@ -28,6 +86,7 @@ impl HarvestTracker {
             recent: VecDeque::new(),
             recent_sum: 0.0,
             truth_known: false,
+            agreement: Agreement::default(),
         }
     }
 
@@ -44,7 +103,13 @@ impl HarvestTracker {
         if let Some(t) = truth {
             self.truth_known = true;
             self.truth.push(t);
+            self.agreement.push(relevance, t);
         }
+    }
+
+    /// The crawl's judgement against the truth, over pages with known truth.
+    pub fn agreement(&self) -> &Agreement {
+        &self.agreement
     }
 
     /// Pages recorded.
@@ -165,6 +230,18 @@ pub struct Summary {
     /// The same for cross-site links.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link_yield_cross_site: Option<f64>,
+    /// Ground truth: fraction of fetched pages with known truth where the
+    /// crawl's own judgement (R >= 0.5) equals the truth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged_relevant_agreement: Option<f64>,
+    /// Ground truth: of the pages judged relevant (R >= 0.5), the fraction
+    /// truly relevant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged_relevant_precision: Option<f64>,
+    /// Ground truth: of the truly relevant pages fetched, the fraction
+    /// judged relevant (R >= 0.5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged_relevant_recall: Option<f64>,
 }
 
 #[cfg(test)]
@@ -188,5 +265,45 @@ mod tests {
         );
         let no_truth = HarvestTracker::new(5);
         assert_eq!(no_truth.harvest_true(), None);
+    }
+
+    #[test]
+    fn judgement_against_truth_by_hand() {
+        let mut h = HarvestTracker::new(10);
+        // R >= 0.5 is "judged relevant"; pages without truth are left out.
+        for (r, t) in [
+            (0.9, Some(true)),  // true positive
+            (0.5, Some(false)), // false positive (0.5 counts as relevant)
+            (0.2, Some(true)),  // false negative
+            (0.1, Some(false)), // true negative
+            (0.7, Some(true)),  // true positive
+            (0.8, None),        // unknown truth: not counted
+        ] {
+            h.push(r, t);
+        }
+        let a = h.agreement();
+        assert_eq!(
+            (
+                a.true_positive,
+                a.false_positive,
+                a.false_negative,
+                a.true_negative
+            ),
+            (2, 1, 1, 1)
+        );
+        assert_eq!(a.pages(), 5);
+        assert_eq!(a.agreement(), Some(3.0 / 5.0));
+        assert_eq!(a.precision(), Some(2.0 / 3.0));
+        assert_eq!(a.recall(), Some(2.0 / 3.0));
+        let none = Agreement::default();
+        assert_eq!(
+            (none.agreement(), none.precision(), none.recall()),
+            (None, None, None)
+        );
+        let mut all_irrelevant = Agreement::default();
+        all_irrelevant.push(0.1, false);
+        assert_eq!(all_irrelevant.agreement(), Some(1.0));
+        assert_eq!(all_irrelevant.precision(), None, "nothing judged relevant");
+        assert_eq!(all_irrelevant.recall(), None, "nothing truly relevant");
     }
 }

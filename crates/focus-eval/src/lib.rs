@@ -12,6 +12,6 @@ mod harvest;
 mod overlap;
 mod svg;
 
-pub use harvest::{HarvestTracker, Summary};
+pub use harvest::{Agreement, HarvestTracker, Summary, JUDGED_RELEVANT};
 pub use overlap::{link_distances, overlap_curve};
 pub use svg::{harvest_plot, histogram, line_chart, Series};

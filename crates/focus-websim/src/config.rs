@@ -65,37 +65,69 @@ fn one() -> f64 {
     1.0
 }
 
-/// The share of each vocabulary in a page's text (renormalised).
+/// How a page's words are drawn (`docs/websim.md` justifies each value).
+///
+/// A page mixes its own leaf with 1 to `other_topics` other leaves
+/// (siblings most often), in proportions drawn from a Dirichlet with
+/// concentration `own_concentration` for its own leaf and
+/// `other_concentration` for each other one. A topical word picks a topic
+/// by those proportions, then one of the vocabularies on its path by the
+/// `level1` : `level2` : `leaf` shares. Content words are bursty: with
+/// probability `burst` a word repeats one already on the page (a Pólya
+/// urn, the Dirichlet compound multinomial of Madsen et al. 2005).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MixConfig {
-    /// Shared background vocabulary (function words and general terms).
+    /// Share of background words (function words and general terms) in a
+    /// page's body, before the per-page jitter.
     pub background: f64,
-    /// Vocabulary of the page's top-level topic.
+    /// Weight of a topic's top-level vocabulary in its words.
     pub level1: f64,
-    /// Vocabulary of the page's second-level topic (shared by siblings).
+    /// Weight of its second-level vocabulary (shared by siblings).
     pub level2: f64,
-    /// Vocabulary of the page's leaf topic.
+    /// Weight of its own leaf vocabulary.
     pub leaf: f64,
-    /// Vocabulary of one random other leaf (topic drift within a page).
-    pub noise: f64,
-    /// Per-page spread of topicality: topical shares are scaled by a factor
-    /// drawn uniformly from `[1 - jitter, 1 + jitter]`.
+    /// Per-page spread of topicality: the topical share is scaled by a
+    /// factor drawn uniformly from `[1 - jitter, 1 + jitter]`.
     pub jitter: f64,
-    /// Fraction of a leaf's vocabulary borrowed from its siblings' lists.
+    /// Fraction of a leaf's vocabulary ranks borrowed from its siblings'
+    /// lists (at about the same rank, so the shared word is about as
+    /// likely in both leaves).
     pub sibling_overlap: f64,
+    /// A page mixes its own leaf with 1..=`other_topics` other leaves.
+    pub other_topics: u32,
+    /// Probability that another topic is a sibling of the page's leaf.
+    pub other_sibling: f64,
+    /// Probability that it is a leaf under the same top-level topic but
+    /// another parent (else any leaf of the web).
+    pub other_cousin: f64,
+    /// Dirichlet concentration of the page's own leaf.
+    pub own_concentration: f64,
+    /// Dirichlet concentration of each other topic.
+    pub other_concentration: f64,
+    /// Probability that a content word repeats one already on the page.
+    pub burst: f64,
+    /// Share of topical words (of the host's main topic) in a host's
+    /// template: site slogan, menu, sidebar and footer.
+    pub template_topical: f64,
 }
 
 impl Default for MixConfig {
     fn default() -> Self {
         Self {
             background: 0.62,
-            level1: 0.09,
-            level2: 0.09,
-            leaf: 0.04,
-            noise: 0.12,
+            level1: 0.3,
+            level2: 0.35,
+            leaf: 0.35,
             jitter: 0.8,
-            sibling_overlap: 0.35,
+            sibling_overlap: 0.45,
+            other_topics: 3,
+            other_sibling: 0.5,
+            other_cousin: 0.2,
+            own_concentration: 1.8,
+            other_concentration: 0.6,
+            burst: 0.3,
+            template_topical: 0.35,
         }
     }
 }
@@ -268,6 +300,11 @@ impl WebConfig {
         unit("universal_share", self.universal_share)?;
         unit("mix.sibling_overlap", self.mix.sibling_overlap)?;
         unit("mix.jitter", self.mix.jitter)?;
+        unit("mix.background", self.mix.background)?;
+        unit("mix.other_sibling", self.mix.other_sibling)?;
+        unit("mix.other_cousin", self.mix.other_cousin)?;
+        unit("mix.burst", self.mix.burst)?;
+        unit("mix.template_topical", self.mix.template_topical)?;
         let l = &self.links;
         for (name, v) in [
             ("links.self_normal", l.self_normal),
@@ -282,10 +319,22 @@ impl WebConfig {
             unit(name, v)?;
         }
         let m = &self.mix;
-        let parts = [m.background, m.level1, m.level2, m.leaf, m.noise];
+        let parts = [m.level1, m.level2, m.leaf];
         if parts.iter().any(|p| !p.is_finite() || *p < 0.0) || parts.iter().sum::<f64>() <= 0.0 {
             return Err(WebsimError::Invalid(
-                "mix weights must be >= 0 with a positive sum".into(),
+                "mix level weights must be >= 0 with a positive sum".into(),
+            ));
+        }
+        if m.other_sibling + m.other_cousin > 1.0
+            || m.other_topics > 10
+            || [m.own_concentration, m.other_concentration]
+                .iter()
+                .any(|a| !a.is_finite() || *a <= 0.0)
+        {
+            return Err(WebsimError::Invalid(
+                "mix: other_sibling + other_cousin <= 1, other_topics <= 10, \
+                 concentrations > 0"
+                    .into(),
             ));
         }
         if self.universal_share > 0.5 || self.max_host_share <= 0.0 {
@@ -495,8 +544,8 @@ impl Default for WebConfig {
             background_words: 6_000,
             topic_words: 300,
             zipf_exponent: 1.0,
-            length_median: 170.0,
-            length_sigma: 1.1,
+            length_median: 125.0,
+            length_sigma: 1.55,
             mix: MixConfig::default(),
             links: LinkConfig::default(),
             search_host: "search.websim".to_string(),

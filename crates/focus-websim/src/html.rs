@@ -1,7 +1,8 @@
-//! HTML rendering of a regular page: title, navigation menu, heading,
-//! paragraphs with inline links, a list of related links, a footer with
-//! boilerplate — anchor texts drawn from their targets' titles, with the
-//! real web's share of "click here".
+//! HTML rendering of a regular page: title, the host's template (header,
+//! menu with the navigation links, sidebar, footer with the cross-site
+//! navigation links; `template.rs`), heading, paragraphs with inline links
+//! and a list of related links — anchor texts drawn from their targets'
+//! titles, with the real web's share of "click here".
 
 use std::fmt::Write as _;
 
@@ -9,6 +10,7 @@ use rand::Rng;
 
 use crate::links::{Link, LinkTarget};
 use crate::rng::{purpose, rng_for};
+use crate::template::Part;
 use crate::text::capitalise;
 use crate::web::Web;
 
@@ -120,12 +122,22 @@ impl Web {
             self.title_text(pid, topic)
         };
         let paras = self.body_words(pid, topic);
+        let mix = self.mixture(pid, topic);
         let mut o = String::with_capacity(4096);
         o.push_str(
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
         );
         escape_into(&mut o, &title);
-        o.push_str("</title>\n</head>\n<body>\n<div class=\"nav\">");
+        o.push_str("</title>\n</head>\n<body>\n");
+        let tpl = self.template(h);
+        let (open, close) = tpl.wrap(Part::Header);
+        let _ = write!(o, "{open}<div class=\"logo\"><a href=\"/\">");
+        escape_into(&mut o, &self.site_name(h));
+        o.push_str("</a></div> <p class=\"tagline\">");
+        escape_into(&mut o, &tpl.tagline);
+        let _ = writeln!(o, "</p>{close}");
+        let (open, close) = tpl.wrap(Part::Menu);
+        o.push_str(open);
         let (navs, contents): (Vec<&Link>, Vec<&Link>) = links.iter().partition(|l| l.nav);
         let mut footer = Vec::new();
         for l in &navs {
@@ -138,7 +150,14 @@ impl Web {
             escape_into(&mut o, &self.anchor(&mut rng, l, h));
             o.push_str("</a> | ");
         }
-        o.push_str("<a href=\"/\">Contact us</a></div>\n<h1>");
+        o.push_str("<ul>");
+        for item in &tpl.menu {
+            o.push_str("<li>");
+            escape_into(&mut o, item);
+            o.push_str("</li>");
+        }
+        let _ = writeln!(o, "</ul><a href=\"/\">Contact us</a>{close}");
+        o.push_str("<div class=\"content\">\n<h1>");
         escape_into(&mut o, &title);
         o.push_str("</h1>\n");
         if let Some(orig) = dress.mirror_of {
@@ -153,7 +172,13 @@ impl Web {
         for (i, para) in paras.iter().enumerate() {
             if i > 0 && i % 2 == 0 {
                 o.push_str("<h2>");
-                let hw = self.topics.topic_word(topic, rng.random::<f64>() * 0.3);
+                let ht = mix.pick(rng.random());
+                let hw = self.topics.path_word(
+                    ht,
+                    &[0.3, 0.65, 1.0],
+                    rng.random(),
+                    rng.random::<f64>() * 0.3,
+                );
                 let hb = self.topics.background_word(rng.random::<f64>() * 0.6 + 0.3);
                 escape_into(
                     &mut o,
@@ -197,7 +222,25 @@ impl Web {
             }
             o.push_str("</ul>\n");
         }
-        o.push_str("<div class=\"footer\"><p>");
+        o.push_str("</div>\n");
+        if let Some((head, items)) = &tpl.sidebar {
+            let (open, close) = tpl.wrap(Part::Sidebar);
+            let _ = write!(o, "{open}<h3>{head}</h3><ul>");
+            for item in items {
+                o.push_str("<li>");
+                escape_into(&mut o, item);
+                o.push_str("</li>");
+            }
+            let _ = writeln!(o, "</ul>{close}");
+        }
+        let (open, close) = tpl.wrap(Part::Footer);
+        o.push_str(open);
+        if let Some(about) = &tpl.about {
+            o.push_str("<p class=\"about\">");
+            escape_into(&mut o, about);
+            o.push_str(".</p>");
+        }
+        o.push_str("<p>");
         for l in footer {
             let _ = write!(o, "<a href=\"{}\">", self.href(h, l.target, dress));
             escape_into(&mut o, &self.anchor(&mut rng, l, h));
@@ -205,7 +248,7 @@ impl Web {
         }
         let _ = write!(
             o,
-            "Copyright 2026 {}. All rights reserved. Privacy policy | Terms of use | Sitemap</p></div>\n</body>\n</html>\n",
+            "Copyright 2026 {}. All rights reserved. Privacy policy | Terms of use | Sitemap</p>{close}\n</body>\n</html>\n",
             self.site_name(h)
         );
         o

@@ -16,6 +16,8 @@ pub(crate) mod purpose {
     pub(crate) const SAMPLE: u64 = 8;
     pub(crate) const FAULT: u64 = 9;
     pub(crate) const ANCHOR: u64 = 10;
+    pub(crate) const MIXTURE: u64 = 11;
+    pub(crate) const TEMPLATE: u64 = 12;
 }
 
 pub(crate) use focus_core::mix64;
@@ -42,6 +44,30 @@ pub(crate) fn normal(rng: &mut impl rand::Rng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
 }
 
+/// A Gamma(`shape`, 1) draw (Marsaglia and Tsang 2000; shapes below 1 by
+/// the `U^(1/shape)` boost). Normalised Gamma draws are a Dirichlet draw.
+pub(crate) fn gamma(rng: &mut impl rand::Rng, shape: f64) -> f64 {
+    let shape = shape.max(1e-3);
+    if shape < 1.0 {
+        let u: f64 = rng.random::<f64>().max(1e-12);
+        return gamma(rng, shape + 1.0) * u.powf(1.0 / shape);
+    }
+    let d = shape - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        let x = normal(rng);
+        let v = 1.0 + c * x;
+        if v <= 0.0 {
+            continue;
+        }
+        let v = v * v * v;
+        let u: f64 = rng.random::<f64>().max(1e-12);
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +82,19 @@ mod tests {
         for i in 0..1000 {
             let u = unit(mix64(i));
             assert!((0.0..1.0).contains(&u));
+        }
+    }
+
+    #[test]
+    fn gamma_draws_have_their_shape_as_mean() {
+        let mut rng = rng_for(1, 0, 0);
+        for shape in [0.3, 1.0, 2.5] {
+            let n = 20_000;
+            let mean = (0..n).map(|_| gamma(&mut rng, shape)).sum::<f64>() / f64::from(n);
+            assert!(
+                (mean - shape).abs() < 0.05 * shape.max(1.0),
+                "{shape}: {mean}"
+            );
         }
     }
 }

@@ -399,6 +399,7 @@ pub fn calibrate(web: &Web, opts: &StatsOptions) -> Calibration {
         .collect();
     let lmed = quantile(&mut lengths, 0.5);
     let lp90 = quantile(&mut lengths, 0.9);
+    let lp10 = quantile(&mut lengths, 0.1);
     figures.push(fig(
         "page length (words), median",
         lmed,
@@ -412,6 +413,13 @@ pub fn calibrate(web: &Web, opts: &StatsOptions) -> Calibration {
         3.0,
         f64::INFINITY,
         format!("p90 {lp90}"),
+    ));
+    figures.push(fig(
+        "page length, p90 / p10",
+        lp90 / lp10.max(1.0),
+        10.0,
+        f64::INFINITY,
+        format!("p10 {lp10}"),
     ));
 
     // Distances and breadth-first harvest.

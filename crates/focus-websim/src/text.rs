@@ -1,12 +1,16 @@
-//! Page text from the topic language models: body words drawn from a
-//! per-page mixture of the background, top-level, second-level and leaf
-//! vocabularies plus one drifting topic (Zipfian within each), log-normal
-//! lengths; titles and anchor texts from the head of the topic vocabularies.
+//! Page text from the topic language models: body words drawn from the
+//! background and from the page's topic mixture (`mixture.rs`: its own leaf
+//! and other leaves in Dirichlet proportions), each topical word from one of
+//! the vocabularies on its topic's path, Zipfian within each; bursty (a
+//! content word already on the page is likely to come again); log-normal
+//! lengths. Titles and anchor texts come from the head of the vocabularies
+//! of the page's dominant topic.
 
 use focus_core::TopicId;
 use rand::Rng;
 
 use crate::rng::{normal, purpose, rng_for};
+use crate::topics::Topics;
 use crate::web::Web;
 
 impl Web {
@@ -14,51 +18,40 @@ impl Web {
     pub(crate) fn body_words(&self, pid: u32, topic: TopicId) -> Vec<Vec<u32>> {
         let mut rng = rng_for(self.seed, purpose::TEXT, u64::from(pid));
         let c = &self.config;
-        let len = (c.length_median * (c.length_sigma * normal(&mut rng)).exp()).clamp(15.0, 6000.0)
+        let len = (c.length_median * (c.length_sigma * normal(&mut rng)).exp()).clamp(8.0, 8000.0)
             as usize;
         let m = &c.mix;
-        let scale = 1.0 + m.jitter * (2.0 * rng.random::<f64>() - 1.0);
-        let scale = scale.max(0.05);
-        let (l1, l2) = self
-            .topics
-            .info(topic)
-            .map_or((topic, topic), |i| (i.level1, i.level2));
-        let drift = if self.hosts.drift.is_empty() {
-            topic
-        } else {
-            self.hosts.drift[rng.random_range(0..self.hosts.drift.len())]
-        };
-        let weights = [
-            m.background,
-            m.level1 * scale,
-            m.level2 * scale,
-            m.leaf * scale,
-            m.noise,
+        let scale = (1.0 + m.jitter * (2.0 * rng.random::<f64>() - 1.0)).max(0.05);
+        let topical = ((1.0 - m.background) * scale).clamp(0.0, 0.95);
+        let level_total = (m.level1 + m.level2 + m.leaf).max(1e-9);
+        let levels = [
+            m.level1 / level_total,
+            (m.level1 + m.level2) / level_total,
+            1.0,
         ];
-        let total: f64 = weights.iter().sum::<f64>().max(1e-9);
-        let mut cum = [0.0; 5];
-        let mut acc = 0.0;
-        for (i, w) in weights.iter().enumerate() {
-            acc += w / total;
-            cum[i] = acc;
-        }
+        let mix = self.mixture(pid, topic);
+        // Content words drawn so far: a Pólya urn, so a word's chance to
+        // come again grows with its count on the page.
+        let mut urn: Vec<u32> = Vec::with_capacity(len);
         let mut paras = Vec::new();
         let mut para = Vec::new();
         let mut para_len = rng.random_range(25..90usize);
         for _ in 0..len {
-            let u: f64 = rng.random();
-            let v: f64 = rng.random();
-            let w = if u < cum[0] {
-                self.topics.background_word(v)
-            } else if u < cum[1] {
-                self.topics.topic_word(l1, v)
-            } else if u < cum[2] {
-                self.topics.topic_word(l2, v)
-            } else if u < cum[3] {
-                self.topics.topic_word(topic, v)
+            let mut w = if rng.random::<f64>() < topical {
+                let t = mix.pick(rng.random());
+                self.topics
+                    .path_word(t, &levels, rng.random(), rng.random())
             } else {
-                self.topics.topic_word(drift, v)
+                self.topics.background_word(rng.random())
             };
+            // Function words keep their rate; a content word may instead
+            // repeat one already on the page.
+            if !Topics::is_function_word(w) {
+                if !urn.is_empty() && rng.random::<f64>() < m.burst {
+                    w = urn[rng.random_range(0..urn.len())];
+                }
+                urn.push(w);
+            }
             para.push(w);
             if para.len() >= para_len {
                 paras.push(std::mem::take(&mut para));
@@ -71,9 +64,10 @@ impl Web {
         paras
     }
 
-    /// Title words of page `pid` (2-5 words from the head of its topic's
-    /// vocabularies).
+    /// Title words of page `pid` (2-5 words from the head of the
+    /// vocabularies of its dominant topic, usually its own leaf).
     pub(crate) fn title_words(&self, pid: u32, topic: TopicId) -> Vec<u32> {
+        let topic = self.mixture(pid, topic).dominant();
         let mut rng = rng_for(self.seed, purpose::TITLE, u64::from(pid));
         let (_, l2) = self
             .topics

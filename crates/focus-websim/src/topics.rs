@@ -41,6 +41,8 @@ pub(crate) struct Topics {
     /// Indexed by `TopicId.0` (root empty).
     pub(crate) vocab: Vec<Vec<u32>>,
     pub(crate) topic_zipf: Zipf,
+    /// Leaves under each top-level topic, indexed by its `TopicId.0`.
+    pub(crate) by_level1: Vec<Vec<TopicId>>,
 }
 
 fn valid_name(name: &str) -> bool {
@@ -200,7 +202,10 @@ impl Topics {
             }
             vocab[id.0 as usize] = list;
         }
-        // Leaves borrow part of their siblings' lists (confusable siblings).
+        // Leaves borrow part of their siblings' lists at about the same
+        // rank (confusable siblings: a borrowed word is about as likely in
+        // both leaves). Only the head (ranks 0-2, with the leaf's first
+        // name word) stays the leaf's own.
         let own = vocab.clone();
         for l in &leaves {
             let Some(info) = &leaf[l.0 as usize] else {
@@ -210,14 +215,23 @@ impl Topics {
                 continue;
             }
             let list = &mut vocab[l.0 as usize];
-            for (r, slot) in list.iter_mut().enumerate().skip(8) {
+            for (r, slot) in list.iter_mut().enumerate().skip(3) {
                 let h = hash3(seed, u64::from(l.0), r as u64, 77);
                 if unit(h) < config.mix.sibling_overlap {
                     let sib = info.siblings[(h % info.siblings.len() as u64) as usize];
                     let sib_list = &own[sib.0 as usize];
-                    let rr = (r + rng.random_range(0..5usize)).min(sib_list.len() - 1);
+                    let rr = (r + rng.random_range(0..5usize))
+                        .saturating_sub(2)
+                        .min(sib_list.len() - 1);
                     *slot = sib_list[rr];
                 }
+            }
+        }
+        // Leaves of each top-level topic (for a page's other topics).
+        let mut by_level1: Vec<Vec<TopicId>> = vec![Vec::new(); n];
+        for l in &leaves {
+            if let Some(info) = &leaf[l.0 as usize] {
+                by_level1[info.level1.0 as usize].push(*l);
             }
         }
         Ok(Self {
@@ -229,6 +243,7 @@ impl Topics {
             background,
             vocab,
             topic_zipf: Zipf::new(size, config.zipf_exponent),
+            by_level1,
         })
     }
 
@@ -251,5 +266,26 @@ impl Topics {
 
     pub(crate) fn background_word(&self, u: f64) -> u32 {
         self.background[self.background_zipf.rank(u)]
+    }
+
+    /// True for the English function words heading the background (they
+    /// are not bursty: every page uses them at their usual rate).
+    pub(crate) fn is_function_word(id: u32) -> bool {
+        (id as usize) < FUNCTION_WORDS.len()
+    }
+
+    /// A word of leaf `t`'s path: its top-level, second-level or own
+    /// vocabulary by the mixture's level weights (`v` picks the level,
+    /// `u` the rank).
+    pub(crate) fn path_word(&self, t: TopicId, levels: &[f64; 3], v: f64, u: f64) -> u32 {
+        let (l1, l2) = self.info(t).map_or((t, t), |i| (i.level1, i.level2));
+        let node = if v < levels[0] {
+            l1
+        } else if v < levels[1] {
+            l2
+        } else {
+            t
+        };
+        self.topic_word(node, u)
     }
 }

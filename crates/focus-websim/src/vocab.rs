@@ -69,11 +69,29 @@ pub(crate) const FUNCTION_WORDS: &[&str] = &[
     "time",
 ];
 
-/// Boilerplate words of navigation and footers.
+/// Boilerplate words of navigation menus, sidebars and footers (none is a
+/// word of a topic name, so templates carry no topic name by accident).
 pub(crate) const BOILERPLATE: &[&str] = &[
     "home",
+    "about",
     "contact",
     "us",
+    "blog",
+    "events",
+    "products",
+    "services",
+    "faq",
+    "resources",
+    "gallery",
+    "forum",
+    "login",
+    "register",
+    "account",
+    "cart",
+    "store",
+    "support",
+    "community",
+    "welcome",
     "privacy",
     "policy",
     "terms",
@@ -82,8 +100,6 @@ pub(crate) const BOILERPLATE: &[&str] = &[
     "reserved",
     "click",
     "here",
-    "login",
-    "search",
     "sitemap",
     "help",
     "next",
@@ -98,6 +114,23 @@ pub(crate) const BOILERPLATE: &[&str] = &[
     "follow",
     "archive",
     "menu",
+    "categories",
+    "tags",
+    "popular",
+    "recent",
+    "posts",
+    "comments",
+];
+
+/// Headings of sidebar widgets.
+pub(crate) const SIDEBAR_HEADINGS: &[&str] = &[
+    "Popular posts",
+    "Categories",
+    "Tags",
+    "Recent comments",
+    "Resources",
+    "Archive",
+    "Follow us",
 ];
 
 /// Generates unique pseudo-words.

@@ -17,6 +17,7 @@ fn default_web_is_calibrated() {
         "links per page, p90",
         "host size max / median",
         "page length (words), median",
+        "page length, p90 / p10",
         "radius-1 lift, lowest topic",
         "radius-1 lift, highest topic",
         "co-citation lift (cross-host links)",
