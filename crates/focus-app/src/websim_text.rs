@@ -10,15 +10,16 @@ use focus_classify::eval::{score, Scores};
 use focus_classify::{Classifier, Example, HierNb, HierNbConfig};
 use focus_core::{Canonicalizer, Taxonomy, TopicId};
 use focus_crawl::Featurizer;
-use focus_websim::Web;
+use focus_websim::{Site, Web};
 
 use crate::AppError;
 
-/// Up to `per_leaf` sampled pages of every leaf of `taxonomy` (never the
+/// Up to `per_leaf` pages of every leaf of `taxonomy` sampled from a site
+/// (the websim or a replayed corpus; never the
 /// seeds), featurised as the crawler featurises fetched pages; one list per
 /// leaf, in `taxonomy.leaves()` order and `Web::sample` order.
 pub fn websim_pages(
-    web: &Web,
+    web: &dyn Site,
     taxonomy: &Taxonomy,
     featurizer: &Featurizer,
     canon: &Canonicalizer,
