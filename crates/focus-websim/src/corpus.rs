@@ -341,7 +341,7 @@ impl Site for Corpus {
     fn sample(&self, topic: TopicId, n: usize) -> Vec<PageRef> {
         let ranked = self.ranked(topic);
         let mut rest: Vec<u32> = ranked.iter().skip(SEED_RESERVE).copied().collect();
-        rest.sort_by_key(|&p| hash3(0x5a3b_1e, u64::from(topic.0), u64::from(p), 0));
+        rest.sort_by_key(|&p| hash3(0x005a_3b1e, u64::from(topic.0), u64::from(p), 0));
         rest.into_iter()
             .take(n)
             .filter_map(|p| {
