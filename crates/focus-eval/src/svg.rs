@@ -237,7 +237,8 @@ pub fn histogram(title: &str, xlabel: &str, series: &[Series]) -> String {
 /// A reliability diagram: for each named series of bins
 /// ([`crate::reliability_bins`]), the observed frequency against the mean
 /// predicted probability of every non-empty bin, joined by a line, with
-/// dot area proportional to the bin's count (hover shows it); the
+/// the dot radius growing with the logarithm of the bin's count (hover
+/// shows it: bins of real scores differ by orders of magnitude); the
 /// diagonal is perfect calibration.
 pub fn reliability_plot(title: &str, series: &[(&str, &[ReliabilityBin])]) -> String {
     let f = Frame {
@@ -260,12 +261,6 @@ pub fn reliability_plot(title: &str, series: &[(&str, &[ReliabilityBin])]) -> St
         f.px(1.0),
         f.py(1.0)
     );
-    let max = series
-        .iter()
-        .flat_map(|(_, b)| b.iter().map(|x| x.count))
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
     for (i, (_, bins)) in series.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
         let used = bins.iter().filter(|b| b.count > 0);
@@ -281,7 +276,7 @@ pub fn reliability_plot(title: &str, series: &[(&str, &[ReliabilityBin])]) -> St
                 r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{color}" fill-opacity="0.6"><title>{} pages, predicted {:.3}, observed {:.3}</title></circle>"#,
                 f.px(b.mean_predicted),
                 f.py(b.observed),
-                2.0 + 8.0 * (b.count as f64 / max).sqrt(),
+                1.5 + 1.2 * (1.0 + b.count as f64).ln(),
                 b.count,
                 b.mean_predicted,
                 b.observed
@@ -290,7 +285,7 @@ pub fn reliability_plot(title: &str, series: &[(&str, &[ReliabilityBin])]) -> St
     }
     let _ = write!(
         svg,
-        r##"<text x="{:.1}" y="{:.1}" fill="#555">dashed: perfect calibration; dot area ∝ pages in the bin</text>"##,
+        r##"<text x="{:.1}" y="{:.1}" fill="#555">dashed: perfect calibration; dot radius ∝ log(pages in the bin)</text>"##,
         L + 10.0,
         T + 10.0
     );

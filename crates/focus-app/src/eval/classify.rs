@@ -522,7 +522,8 @@ pub fn markdown(r: &Report) -> String {
     s.push('\n');
     for b in 0..r.families[0].reliability.len() {
         let bin = &r.families[0].reliability[b];
-        let _ = write!(s, "| [{:.1}, {:.1}) |", bin.lo, bin.hi);
+        let close = if bin.hi >= 1.0 { ']' } else { ')' };
+        let _ = write!(s, "| [{:.1}, {:.1}{close} |", bin.lo, bin.hi);
         for f in &r.families {
             let x = &f.reliability[b];
             if x.count == 0 {
