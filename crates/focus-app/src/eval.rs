@@ -1,9 +1,11 @@
 //! Evaluations on a real, labelled corpus replayed on loopback
 //! (`cargo xtask eval wikispeedia`): the training split every crawler and
-//! classifier shares (`eval/split.rs`), the crawls and their scores
-//! (`eval/crawls.rs`), the optional scikit-learn reference crawler
-//! (`eval/reference.rs`) and the report with its curves (`eval/report.rs`).
+//! classifier shares (`eval/split.rs`), the classifier evaluation on it
+//! (`eval/classify.rs`), the crawls and their scores (`eval/crawls.rs`),
+//! the optional scikit-learn reference crawler (`eval/reference.rs`) and the
+//! report with its curves (`eval/report.rs`).
 
+pub mod classify;
 pub mod crawls;
 pub mod reference;
 mod report;

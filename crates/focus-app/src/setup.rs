@@ -34,6 +34,9 @@ pub enum AppError {
     /// The crawl failed.
     #[error(transparent)]
     Crawl(#[from] focus_crawl::CrawlError),
+    /// A classifier could not be trained.
+    #[error(transparent)]
+    Classify(#[from] focus_classify::ClassifyError),
 }
 
 /// Example pages per leaf sampled from the websim for training.

@@ -291,6 +291,19 @@ impl SvmTree {
         })
     }
 
+    /// Replaces the good marks (no retraining needed: marks only decide at
+    /// which topic of the accepted path relevance is read).
+    pub fn set_good(&mut self, good: &[TopicId]) -> Result<(), ClassifyError> {
+        let mut t = self.taxonomy.clone();
+        t.clear_good();
+        for &g in good {
+            t.mark_good(g)
+                .map_err(|e| ClassifyError::Training(e.to_string()))?;
+        }
+        self.taxonomy = t;
+        Ok(())
+    }
+
     /// The ξα precision estimate of every topic's SVM.
     pub fn precision_estimates(&self) -> Vec<(TopicId, f64)> {
         self.nodes
@@ -506,6 +519,14 @@ mod tests {
         assert_eq!(sci_only.best, Some(id("sci")));
         let back = SvmTree::from_bytes(&tree.to_bytes().unwrap()).unwrap();
         assert_eq!(back.classify(&v(&[(1, 2.0), (10, 1.0)])), phys);
+        // Marking another topic good needs no retraining: biology's pages
+        // become relevant, physics' do not.
+        let mut bio_good = tree.clone();
+        bio_good.set_good(&[id("sci/biology")]).unwrap();
+        let b = bio_good.classify(&v(&[(2, 2.0), (10, 1.0)]));
+        assert_eq!((b.best, b.scores.clone()), (bio.best, bio.scores.clone()));
+        assert!(b.relevance > 0.5);
+        assert_eq!(bio_good.classify(&v(&[(1, 2.0), (10, 1.0)])).relevance, 0.0);
         assert!(tree
             .precision_estimates()
             .iter()

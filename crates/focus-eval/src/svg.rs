@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use crate::ReliabilityBin;
+
 /// One named series of (x, y) points.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
@@ -232,6 +234,69 @@ pub fn histogram(title: &str, xlabel: &str, series: &[Series]) -> String {
     svg
 }
 
+/// A reliability diagram: for each named series of bins
+/// ([`crate::reliability_bins`]), the observed frequency against the mean
+/// predicted probability of every non-empty bin, joined by a line, with
+/// the dot radius growing with the logarithm of the bin's count (hover
+/// shows it: bins of real scores differ by orders of magnitude); the
+/// diagonal is perfect calibration.
+pub fn reliability_plot(title: &str, series: &[(&str, &[ReliabilityBin])]) -> String {
+    let f = Frame {
+        x: (0.0, 1.0),
+        y: (0.0, 1.0),
+    };
+    let mut svg = String::new();
+    axes(
+        &mut svg,
+        &f,
+        title,
+        "mean predicted relevance R (bin)",
+        "observed fraction relevant",
+    );
+    let _ = write!(
+        svg,
+        r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="4 4"/>"##,
+        f.px(0.0),
+        f.py(0.0),
+        f.px(1.0),
+        f.py(1.0)
+    );
+    for (i, (_, bins)) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let used = bins.iter().filter(|b| b.count > 0);
+        polyline(
+            &mut svg,
+            &f,
+            used.clone().map(|b| (b.mean_predicted, b.observed)),
+            color,
+        );
+        for b in used {
+            let _ = write!(
+                svg,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{color}" fill-opacity="0.6"><title>{} pages, predicted {:.3}, observed {:.3}</title></circle>"#,
+                f.px(b.mean_predicted),
+                f.py(b.observed),
+                1.5 + 1.2 * (1.0 + b.count as f64).ln(),
+                b.count,
+                b.mean_predicted,
+                b.observed
+            );
+        }
+    }
+    let _ = write!(
+        svg,
+        r##"<text x="{:.1}" y="{:.1}" fill="#555">dashed: perfect calibration; dot radius ∝ log(pages in the bin)</text>"##,
+        L + 10.0,
+        T + 10.0
+    );
+    legend(
+        &mut svg,
+        &series.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,5 +328,17 @@ mod tests {
             1 + 3 + 2,
             "background, bars, legend swatches"
         );
+    }
+
+    #[test]
+    fn reliability_plot_draws_non_empty_bins() {
+        let bins = crate::reliability_bins(&[0.05, 0.07, 0.95], &[false, true, true], 10);
+        let svg = reliability_plot("R <calibration>", &[("naive Bayes", &bins), ("svm", &[])]);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("R &lt;calibration&gt;"));
+        assert_eq!(svg.matches("<circle").count(), 2, "two non-empty bins");
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert!(svg.contains("stroke-dasharray"), "the diagonal");
+        assert!(svg.contains("<title>2 pages, predicted 0.060, observed 0.500</title>"));
     }
 }
