@@ -42,7 +42,8 @@ tasks:
          the 1999 papers' figures on the websim -> docs/results/
   eval wikispeedia [--corpus PATH] [--eval-pages N] [--seed S] [--no-reference]
          every crawler on the replayed Wikispeedia corpus (default
-         ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md
+         ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,
+         and the classifiers on the same split -> wikispeedia-classify.md
   bench  every benchmark in release mode (criterion benches with a short
          window, frontier sizes 10^4 and 10^6, classifier accuracy);
          `--full` uses criterion's defaults and adds 10^7 queued URLs";

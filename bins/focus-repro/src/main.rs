@@ -85,6 +85,9 @@ async fn main() -> anyhow::Result<()> {
         };
         let report = focus_app::eval::wikispeedia(&cfg).await?;
         println!("{report}");
+        // The classifiers on the same split (docs/classify.md's real-text tables).
+        let classify = focus_app::eval::classify::run(&cfg.corpus, &cfg.out, cfg.seed)?;
+        println!("{classify}");
         println!("written to {}", cfg.out.display());
         return Ok(());
     }

@@ -40,19 +40,8 @@ use rayon::prelude::*;
 use super::split::Split;
 use crate::AppError;
 
-/// The ten good topics of the Wikispeedia evaluation (issue 19).
-pub const WIKISPEEDIA_CATEGORIES: [&str; 10] = [
-    "Science/Biology/Birds",
-    "Science/Chemistry/Chemical_elements",
-    "Science/Physics/Space_Astronomy",
-    "Music",
-    "Religion",
-    "IT",
-    "Design_and_Technology/Railway_transport",
-    "Countries",
-    "Everyday_life/Sports",
-    "Citizenship/Politics_and_government",
-];
+/// The ten evaluation categories (shared with the crawl evaluation).
+pub use super::crawls::CATEGORIES as WIKISPEEDIA_CATEGORIES;
 
 /// Bins of the reliability diagram.
 pub const RELIABILITY_BINS: usize = 10;
