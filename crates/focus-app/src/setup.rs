@@ -4,11 +4,11 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use focus_classify::{Example, HierNb, HierNbConfig};
+use focus_classify::{Example, Featurizer, HierNb, HierNbConfig};
 use focus_cli::{Baseline, CrawlPlan, TopicSource};
 use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
 use focus_crawl::policy::{BreadthFirst, HardFocus, Policy, RandomOrder, SoftFocus};
-use focus_crawl::{CrawlConfig, Featurizer, Parts, Truth};
+use focus_crawl::{CrawlConfig, Parts, Truth};
 use focus_eval::Summary;
 use focus_examples::{ExampleContent, LoadOptions};
 use focus_fetch::{Body, ConnectTo, FetchConfig, Fetcher};

@@ -7,9 +7,9 @@
 //! check lives here (`docs/websim.md`, calibration).
 
 use focus_classify::eval::{score, Scores};
+use focus_classify::Featurizer;
 use focus_classify::{Classifier, Example, HierNb, HierNbConfig};
 use focus_core::{Canonicalizer, Taxonomy, TopicId};
-use focus_crawl::Featurizer;
 use focus_websim::{Site, Web};
 
 use crate::AppError;

@@ -12,18 +12,23 @@
 //! * [`LayeredNb`] — Diligenti's per-layer naive Bayes with thresholds.
 //! * [`meta`] — BINGO!'s unanimous, majority and ξα-weighted votes.
 //! * [`features`] — mutual-information feature selection.
+//! * [`Featurizer`] — an analysed page (or text) to the term counts every
+//!   classifier takes, shared by training and crawling so both see the same
+//!   features.
 //!
 //! Classifiers take **term-count vectors** ([`SparseVec`] of raw counts)
 //! and own whatever weighting they need, so callers only ever count terms.
 //! Deterministic and I/O-free (models are bytes via [`model_io`]). Depends
-//! on `focus-core` and `focus-text` only; it must not depend on the
-//! fetcher, the engine or the websim.
+//! on `focus-core`, `focus-text` and `focus-html` (the analysed page the
+//! featurizer reads) only; it must not depend on the fetcher, the engine or
+//! the websim.
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod centroid;
 pub mod eval;
 pub mod features;
+mod featurize;
 pub mod hier_nb;
 pub mod layered_nb;
 pub mod meta;
@@ -32,6 +37,7 @@ pub mod svm;
 mod weights;
 
 pub use centroid::{CentroidConfig, Centroids};
+pub use featurize::Featurizer;
 pub use hier_nb::{HierNb, HierNbConfig};
 pub use layered_nb::{LayerVerdict, LayeredNb};
 pub use svm::{LinearSvm, SvmConfig, SvmTree};

@@ -15,11 +15,11 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use focus_classify::eval::score;
+use focus_classify::Featurizer;
 use focus_classify::{
     CentroidConfig, Centroids, Classifier, Example, HierNb, HierNbConfig, SvmConfig, SvmTree,
 };
 use focus_core::{Canonicalizer, TopicId};
-use focus_crawl::Featurizer;
 use focus_text::SparseVec;
 use focus_websim::{Web, WebConfig};
 

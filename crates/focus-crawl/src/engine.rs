@@ -19,13 +19,13 @@ use crate::apply::{
     apply, host_limit_key, host_ready_key, learn_link, queued, stored_seq, CrawlState,
 };
 use crate::distill_step::distill;
-use crate::featurize::Featurizer;
 use crate::link_value::LinkKind;
 use crate::output::{self, PagesLog};
 use crate::pipeline::{PageStages, Pipeline};
 use crate::policy::{Order, Policy};
 use crate::stagnation::StagnationConfig;
 use crate::tally::Tally;
+use focus_classify::Featurizer;
 
 /// Why a crawl could not run or finish.
 #[derive(Debug, thiserror::Error)]

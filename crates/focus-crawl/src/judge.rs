@@ -134,8 +134,8 @@ mod tests {
     use focus_text::{SparseVec, TextConfig};
 
     use super::*;
-    use crate::featurize::Featurizer;
     use crate::policy::SoftFocus;
+    use focus_classify::Featurizer;
 
     /// Judges every page relevant, or panics when the page says "boom".
     struct Fragile {

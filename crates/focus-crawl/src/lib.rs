@@ -19,7 +19,6 @@
 mod apply;
 mod distill_step;
 mod engine;
-mod featurize;
 mod judge;
 pub mod link_value;
 mod output;
@@ -29,4 +28,6 @@ pub mod stagnation;
 mod tally;
 
 pub use engine::{run, CrawlConfig, CrawlError, Observer, Parts, Progress, Truth, TruthFn};
-pub use featurize::Featurizer;
+/// The featurizer moved to `focus-classify`, next to the classifiers it
+/// feeds; re-exported here for callers of the engine.
+pub use focus_classify::Featurizer;

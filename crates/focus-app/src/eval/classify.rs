@@ -24,11 +24,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
+use focus_classify::Featurizer;
 use focus_classify::{
     CentroidConfig, Centroids, Classifier, Example, HierNb, HierNbConfig, SvmConfig, SvmTree,
 };
 use focus_core::{Canonicalizer, Taxonomy, TopicId};
-use focus_crawl::Featurizer;
 use focus_eval::{
     brier, multilabel_scores, reliability_bins, reliability_plot, roc_auc, LabelScores,
     ReliabilityBin,
