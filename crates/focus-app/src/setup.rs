@@ -150,6 +150,7 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     cfg.batch = plan.concurrency;
     cfg.distill_every = plan.distill_every;
     cfg.fill_batches = plan.fill_batches;
+    cfg.frontier_memory = plan.frontier_memory;
     cfg.seed = plan.seed;
     cfg.resume = plan.resume;
     let stop = cfg.stop.clone();

@@ -45,6 +45,7 @@ fn plan(corpus: &Path, out: &Path, pages: u64, baseline: Option<Baseline>) -> Cr
         fill_batches: false,
         www_order: false,
         paper_priority: false,
+        frontier_memory: None,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,

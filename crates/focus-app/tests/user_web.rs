@@ -67,6 +67,7 @@ async fn crawl(
         fill_batches,
         www_order: false,
         paper_priority: false,
+        frontier_memory: None,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,

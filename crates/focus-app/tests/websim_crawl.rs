@@ -23,6 +23,7 @@ fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
         fill_batches: false,
         www_order: false,
         paper_priority: false,
+        frontier_memory: None,
         out: out.to_path_buf(),
         seed: 1,
         resume: false,
@@ -230,4 +231,26 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
         stopped_at.is_some(),
         "no time limit stopped the crawl part-way"
     );
+}
+
+/// `--frontier-memory`: a frontier capped far below its size files the rest
+/// in its disk-backed cold tier, and the crawl is the same page for page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cold_frontier_changes_memory_not_the_crawl() {
+    let dir = tempfile::tempdir().unwrap();
+    let warm = dir.path().join("warm");
+    let cold = dir.path().join("cold");
+    run(&plan(&warm, 700, None), Personality::Soft)
+        .await
+        .unwrap();
+    let mut p = plan(&cold, 700, None);
+    p.frontier_memory = Some(200);
+    let s = run(&p, Personality::Soft).await.unwrap();
+    assert!(
+        s.frontier_left > 2_000,
+        "the frontier ({}) must outgrow the bound",
+        s.frontier_left
+    );
+    assert!(cold.join("frontier").is_dir());
+    assert_eq!(urls(&warm), urls(&cold));
 }

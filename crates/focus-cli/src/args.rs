@@ -92,6 +92,12 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "N", conflicts_with = "examples")]
     pub websim_pages: Option<u32>,
 
+    /// Queued URLs kept in memory: beyond N the frontier files URLs in its
+    /// disk-backed cold tier under `--out` (for crawls whose frontier
+    /// outgrows memory; the crawl's order is the same). Default: all in
+    /// memory.
+    #[arg(long, value_name = "N")]
+    pub frontier_memory: Option<usize>,
     /// Output directory (pages.jsonl, summary.json, hubs.tsv,
     /// authorities.tsv, harvest.svg, and the store).
     #[arg(long, default_value = "focus-out", value_name = "DIR")]

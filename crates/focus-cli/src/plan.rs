@@ -86,6 +86,9 @@ pub struct CrawlPlan {
     /// Soft focus with the papers' child priority, R(parent), unscaled by
     /// the learnt link-kind yield (`--paper-priority`).
     pub paper_priority: bool,
+    /// Queued URLs kept in memory before the frontier's cold tier takes
+    /// the rest (`--frontier-memory`); `None`: all in memory.
+    pub frontier_memory: Option<usize>,
     /// Output directory.
     pub out: PathBuf,
     /// Seed of every random choice.
@@ -176,6 +179,7 @@ impl CrawlPlan {
             fill_batches: a.fill_batches,
             www_order: a.www_order,
             paper_priority: a.paper_priority,
+            frontier_memory: a.frontier_memory,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,

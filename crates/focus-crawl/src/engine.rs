@@ -108,6 +108,10 @@ pub struct CrawlConfig {
     /// exist, and waits for their hosts' politeness intervals rather than
     /// spend fetches on worse ones.
     pub fill_batches: bool,
+    /// Queued URLs the frontier keeps in memory; beyond it they go to its
+    /// disk-backed cold tier (`None`: all in memory). Changes memory only,
+    /// never the crawl's order.
+    pub frontier_memory: Option<usize>,
     /// Set to stop cleanly between batches (Ctrl-C).
     pub stop: Arc<AtomicBool>,
 }
@@ -127,6 +131,7 @@ impl CrawlConfig {
             window: 100,
             stagnation: StagnationConfig::default(),
             fill_batches: false,
+            frontier_memory: None,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -254,6 +259,16 @@ pub async fn run(
     let store = Store::open(&store_dir)?;
     let mut log = PagesLog::open(&cfg.out, cfg.resume)?;
     let mut frontier = Frontier::new(discipline(parts.policy.order(), cfg.seed));
+    if let Some(bound) = cfg.frontier_memory {
+        // Beyond `bound` queued URLs the frontier files URLs in its
+        // disk-backed cold tier (unnamed temp files here; the store keeps
+        // the durable copy that resume re-pushes).
+        let dir = cfg.out.join("frontier");
+        std::fs::create_dir_all(&dir).map_err(|e| CrawlError::io(&dir, e))?;
+        frontier = frontier
+            .with_spill(&dir, bound)
+            .map_err(|e| CrawlError::io(&dir, std::io::Error::other(e.to_string())))?;
+    }
     let mut tally = Tally::new(cfg.window, cfg.stagnation.clone());
     let parts = Arc::new(parts);
     let canon = Canonicalizer::default();

@@ -317,6 +317,7 @@ async fn crawl(
         fill_batches: false,
         www_order: false,
         paper_priority: false,
+        frontier_memory: None,
         out: dir.to_path_buf(),
         seed: cfg.seed,
         resume: false,

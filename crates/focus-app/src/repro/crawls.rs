@@ -116,6 +116,7 @@ pub(super) async fn crawl(
         www_order: false,
         // The papers' crawler: each outlink worth its parent's relevance.
         paper_priority: true,
+        frontier_memory: None,
         out: dir.clone(),
         seed: cfg.seed,
         resume: false,
