@@ -14,42 +14,22 @@ use focus_cli::{Baseline, CrawlPlan, TopicSource};
 use focus_websim::{Corpus, Site};
 
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("FOCUS_WIKISPEEDIA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/wikispeedia"),
-        PathBuf::from,
-    );
-    if dir.join("articles.tsv").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipped: no Wikispeedia corpus at {} (set FOCUS_WIKISPEEDIA to its folder)",
-            dir.display()
-        );
-        None
-    }
+    Corpus::beside_checkout(env!("CARGO_MANIFEST_DIR"), "wikispeedia")
+        .map_err(|why| eprintln!("skipped: {why}"))
+        .ok()
 }
 
 fn plan(corpus: &Path, out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
+    let source = TopicSource::Corpus {
+        dir: corpus.to_path_buf(),
+        good: vec!["subject.Science.Biology.Birds".into()],
+        examples: None,
+        seeds: None,
+    };
     CrawlPlan {
-        source: TopicSource::Corpus {
-            dir: corpus.to_path_buf(),
-            good: vec!["subject.Science.Biology.Birds".into()],
-            examples: None,
-            seeds: None,
-        },
-        connect_to: vec![],
         max_pages: pages,
-        time_limit: None,
-        concurrency: focus_cli::DEFAULT_CONCURRENCY,
-        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
-        fill_batches: false,
-        www_order: false,
-        paper_priority: false,
-        frontier_memory: None,
-        out: out.to_path_buf(),
-        seed: 1,
-        resume: false,
         baseline,
+        ..CrawlPlan::new(source, out.to_path_buf())
     }
 }
 

@@ -53,25 +53,16 @@ async fn crawl(
     out: &Path,
     fill_batches: bool,
 ) -> (focus_eval::Summary, f64) {
+    let source = TopicSource::Examples {
+        dir: examples.to_path_buf(),
+        good: vec![GOOD.to_owned()],
+        seeds: seeds.to_path_buf(),
+    };
     let plan = CrawlPlan {
-        source: TopicSource::Examples {
-            dir: examples.to_path_buf(),
-            good: vec![GOOD.to_owned()],
-            seeds: seeds.to_path_buf(),
-        },
         connect_to: vec![connect_to.to_owned()],
         max_pages: PAGES,
-        time_limit: None,
-        concurrency: focus_cli::DEFAULT_CONCURRENCY,
-        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
         fill_batches,
-        www_order: false,
-        paper_priority: false,
-        frontier_memory: None,
-        out: out.to_path_buf(),
-        seed: 1,
-        resume: false,
-        baseline: None,
+        ..CrawlPlan::new(source, out.to_path_buf())
     };
     let summary = run(&plan, Personality::Soft).await.unwrap();
     let cycling = web.taxonomy().find(GOOD).unwrap();

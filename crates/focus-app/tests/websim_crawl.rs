@@ -9,25 +9,15 @@ use focus_app::{run, Personality};
 use focus_cli::{Baseline, CrawlPlan, TopicSource};
 
 fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
+    let source = TopicSource::Websim {
+        good: vec![],
+        seeds: None,
+        pages: None,
+    };
     CrawlPlan {
-        source: TopicSource::Websim {
-            good: vec![],
-            seeds: None,
-            pages: None,
-        },
-        connect_to: vec![],
         max_pages: pages,
-        time_limit: None,
-        concurrency: focus_cli::DEFAULT_CONCURRENCY,
-        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
-        fill_batches: false,
-        www_order: false,
-        paper_priority: false,
-        frontier_memory: None,
-        out: out.to_path_buf(),
-        seed: 1,
-        resume: false,
         baseline,
+        ..CrawlPlan::new(source, out.to_path_buf())
     }
 }
 

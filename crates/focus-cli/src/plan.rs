@@ -123,6 +123,30 @@ pub enum PlanError {
 }
 
 impl CrawlPlan {
+    /// A plan with every setting at its default (the same defaults as the
+    /// flags): the crawler's own focus, [`DEFAULT_MAX_PAGES`],
+    /// [`DEFAULT_CONCURRENCY`], [`DEFAULT_DISTILL_EVERY`], seed 1, the
+    /// frontier in memory. Programs that build plans (reproductions,
+    /// evaluations, tests) start here and change what they need.
+    pub fn new(source: TopicSource, out: PathBuf) -> Self {
+        Self {
+            source,
+            connect_to: Vec::new(),
+            max_pages: DEFAULT_MAX_PAGES,
+            time_limit: None,
+            concurrency: DEFAULT_CONCURRENCY,
+            distill_every: DEFAULT_DISTILL_EVERY,
+            fill_batches: false,
+            www_order: false,
+            paper_priority: false,
+            frontier_memory: None,
+            out,
+            seed: 1,
+            resume: false,
+            baseline: None,
+        }
+    }
+
     pub(crate) fn from_args(a: &CrawlArgs) -> Result<Self, PlanError> {
         if a.max_pages == 0 {
             return Err(PlanError::NoPages);

@@ -112,6 +112,31 @@ impl Corpus {
         }
     }
 
+    /// Where a shared corpus sits beside a checkout of this project:
+    /// `$FOCUS_<NAME>` (upper case) if set, else
+    /// `<crate dir>/../../../shared/corpora/<name>` for a crate two levels
+    /// below the workspace root (`crates/*`, `bins/*`). `Err` says why it is
+    /// not there, for a test to print as it skips.
+    pub fn beside_checkout(crate_dir: &str, name: &str) -> Result<PathBuf, String> {
+        let var = format!("FOCUS_{}", name.to_ascii_uppercase());
+        let dir = std::env::var_os(&var).map_or_else(
+            || {
+                Path::new(crate_dir)
+                    .join("../../../shared/corpora")
+                    .join(name)
+            },
+            PathBuf::from,
+        );
+        if dir.is_dir() {
+            Ok(dir)
+        } else {
+            Err(format!(
+                "no {name} corpus at {} (set {var} to its folder)",
+                dir.display()
+            ))
+        }
+    }
+
     /// The corpus's name (`wikispeedia`, or the labelled folder's name).
     pub fn name(&self) -> &str {
         &self.name

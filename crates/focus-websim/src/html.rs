@@ -24,7 +24,7 @@ pub(crate) struct Dress<'a> {
     pub(crate) mirror_of: Option<&'a str>,
 }
 
-fn escape_into(out: &mut String, s: &str) {
+pub(crate) fn escape_into(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),

@@ -9,19 +9,9 @@ use std::sync::Arc;
 use focus_websim::{Corpus, Site, WIKISPEEDIA_HOST};
 
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("FOCUS_WIKISPEEDIA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/wikispeedia"),
-        PathBuf::from,
-    );
-    if dir.join("articles.tsv").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipped: no Wikispeedia corpus at {} (set FOCUS_WIKISPEEDIA to its folder)",
-            dir.display()
-        );
-        None
-    }
+    Corpus::beside_checkout(env!("CARGO_MANIFEST_DIR"), "wikispeedia")
+        .map_err(|why| eprintln!("skipped: {why}"))
+        .ok()
 }
 
 #[test]

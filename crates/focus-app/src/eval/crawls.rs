@@ -302,26 +302,17 @@ async fn crawl(
         Crawler::BreadthFirst => (Personality::Soft, Some(Baseline::BreadthFirst)),
         Crawler::Random => (Personality::Soft, Some(Baseline::Random)),
     };
+    let source = TopicSource::Corpus {
+        dir: cfg.corpus.clone(),
+        good: vec![category.to_owned()],
+        examples: Some(examples.to_path_buf()),
+        seeds: Some(seeds.to_path_buf()),
+    };
     let plan = CrawlPlan {
-        source: TopicSource::Corpus {
-            dir: cfg.corpus.clone(),
-            good: vec![category.to_owned()],
-            examples: Some(examples.to_path_buf()),
-            seeds: Some(seeds.to_path_buf()),
-        },
-        connect_to: vec![],
         max_pages: cfg.pages as u64,
-        time_limit: None,
-        concurrency: focus_cli::DEFAULT_CONCURRENCY,
-        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
-        fill_batches: false,
-        www_order: false,
-        paper_priority: false,
-        frontier_memory: None,
-        out: dir.to_path_buf(),
         seed: cfg.seed,
-        resume: false,
         baseline,
+        ..CrawlPlan::new(source, dir.to_path_buf())
     };
     run(&plan, personality).await?;
     read_urls(&dir.join("pages.jsonl")).map(Some)

@@ -101,26 +101,18 @@ pub(super) async fn crawl(
     if dir.exists() {
         std::fs::remove_dir_all(&dir).map_err(input)?;
     }
+    let source = TopicSource::Websim {
+        good: vec![good.to_owned()],
+        seeds: Some(seeds.to_path_buf()),
+        pages: None,
+    };
     let plan = CrawlPlan {
-        source: TopicSource::Websim {
-            good: vec![good.to_owned()],
-            seeds: Some(seeds.to_path_buf()),
-            pages: None,
-        },
-        connect_to: vec![],
         max_pages: cfg.pages,
-        time_limit: None,
-        concurrency: focus_cli::DEFAULT_CONCURRENCY,
-        distill_every: focus_cli::DEFAULT_DISTILL_EVERY,
-        fill_batches: false,
-        www_order: false,
         // The papers' crawler: each outlink worth its parent's relevance.
         paper_priority: true,
-        frontier_memory: None,
-        out: dir.clone(),
         seed: cfg.seed,
-        resume: false,
         baseline,
+        ..CrawlPlan::new(source, dir.clone())
     };
     let summary = run(&plan, personality).await?;
     tracing::info!(

@@ -24,6 +24,7 @@ use std::path::Path;
 use focus_core::{Taxonomy, TopicId};
 
 use super::{Body, Corpus, CorpusPage};
+use crate::html::escape_into;
 use crate::site::io;
 use crate::WebsimError;
 
@@ -189,18 +190,6 @@ fn site_pages(articles: usize) -> Vec<(&'static str, &'static str, String)> {
                 .to_owned(),
         ),
     ]
-}
-
-fn escape_into(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
 }
 
 /// A whole page of the site around `main` (already HTML).
