@@ -132,7 +132,7 @@ fn dependencies(root: &Path) -> Result<()> {
 
 fn docs(root: &Path) -> Result<()> {
     let mut files = Vec::new();
-    for top in ["crates", "bins", "xtask"] {
+    for top in ["crates", "bins", "examples", "xtask"] {
         collect_rs(&root.join(top), &mut files);
     }
     let offenders: Vec<String> = files
