@@ -9,6 +9,27 @@
 //! crawler crates together: it wires the synthetic web's ground truth into
 //! the engine as an evaluation-only callback. Libraries below it must not
 //! depend on it.
+//!
+//! # Example
+//!
+//! A whole crawl from a plan, as `focus-soft` runs it (the embedded websim,
+//! its sampled examples and seeds, 30 pages):
+//!
+//! ```
+//! use focus_app::{run, Personality};
+//! use focus_cli::{CrawlPlan, TopicSource};
+//!
+//! # #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let out = tempfile::tempdir()?;
+//! let source = TopicSource::Websim { good: vec![], seeds: None, pages: None };
+//! let plan = CrawlPlan { max_pages: 30, ..CrawlPlan::new(source, out.path().join("crawl")) };
+//! let summary = run(&plan, Personality::Soft).await?;
+//! assert_eq!(summary.pages_fetched, 30);
+//! assert!(summary.harvest_rate_true.is_some(), "the websim's truth is recorded");
+//! # Ok(())
+//! # }
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

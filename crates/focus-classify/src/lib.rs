@@ -22,6 +22,28 @@
 //! on `focus-core`, `focus-text` and `focus-html` (the analysed page the
 //! featurizer reads) only; it must not depend on the fetcher, the engine or
 //! the websim.
+//!
+//! # Example
+//!
+//! ```
+//! use focus_classify::{Classifier, Example, Featurizer, HierNb, HierNbConfig};
+//! use focus_core::TaxonomyBuilder;
+//!
+//! let tax = TaxonomyBuilder::new().topic("cycling")?.good("cycling")?.topic("funds")?.build();
+//! let (cycling, funds) = (tax.lookup("cycling")?, tax.lookup("funds")?);
+//! let f = Featurizer::default();
+//! let examples = vec![
+//!     Example { counts: f.text("bicycle race saddle wheel tour"), topic: cycling },
+//!     Example { counts: f.text("wheel gears bicycle helmet ride"), topic: cycling },
+//!     Example { counts: f.text("mutual fund shares portfolio returns"), topic: funds },
+//!     Example { counts: f.text("fund manager fees shares index"), topic: funds },
+//! ];
+//! let nb = HierNb::train(&tax, &examples, HierNbConfig::default())?;
+//! let j = nb.classify(&f.text("a bicycle tour on one wheel"));
+//! assert!(j.relevance > 0.5);
+//! assert_eq!(j.best, Some(cycling));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

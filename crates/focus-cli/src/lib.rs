@@ -5,6 +5,25 @@
 //! This crate owns flag names, defaults and validation. It must not depend
 //! on the engine, the fetcher or the websim: the binaries hand the
 //! [`CrawlPlan`] to the libraries that act on it.
+//!
+//! # Example
+//!
+//! ```
+//! use clap::Parser;
+//! use focus_cli::{CrawlArgs, TopicSource};
+//!
+//! #[derive(Parser)]
+//! struct Cli {
+//!     #[command(flatten)]
+//!     crawl: CrawlArgs,
+//! }
+//!
+//! let cli = Cli::parse_from(["focus-soft", "--max-pages", "100", "--good", "recreation/outdoors"]);
+//! let plan = cli.crawl.plan()?;
+//! assert_eq!(plan.max_pages, 100);
+//! assert!(matches!(plan.source, TopicSource::Websim { .. }));
+//! # Ok::<(), focus_cli::PlanError>(())
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

@@ -5,6 +5,25 @@
 //! network, no clock) and must not depend on any other `focus-*` crate.
 //! Parsers here take text that a caller has already read, plus the name of
 //! where it came from, so their errors can point at a file and line.
+//!
+//! # Example
+//!
+//! ```
+//! use focus_core::{Canonicalizer, TaxonomyBuilder};
+//!
+//! let url = Canonicalizer::default().canonicalize("HTTP://WWW.Example.COM:80/a/../b?x=1#frag")?;
+//! assert_eq!(url.as_str(), "http://www.example.com/b?x=1");
+//! assert_eq!(url.host_key().as_str(), "www.example.com");
+//!
+//! let tax = TaxonomyBuilder::new()
+//!     .topic("recreation/cycling")?
+//!     .good("recreation/cycling")?
+//!     .topic("business")?
+//!     .build();
+//! let cycling = tax.lookup("recreation/cycling")?;
+//! assert_eq!(tax.good_topics(), vec![cycling]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

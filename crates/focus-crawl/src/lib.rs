@@ -13,6 +13,61 @@
 //! This crate must not depend on `focus-websim` (ground truth reaches it
 //! only as an evaluation callback, [`Truth`]) and holds no command-line
 //! parsing (that is `focus-cli`) and no terminal UI (an [`Observer`]).
+//!
+//! # Example
+//!
+//! A soft-focus crawl of 40 pages of the synthetic web, assembled by hand
+//! (the binaries do this through `focus-app`):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use focus_classify::{Example, Featurizer, HierNb, HierNbConfig};
+//! use focus_core::Canonicalizer;
+//! use focus_crawl::policy::SoftFocus;
+//! use focus_crawl::{CrawlConfig, Observer, Parts, Progress};
+//! use focus_fetch::{ConnectTo, FetchConfig, Fetcher};
+//! use focus_websim::{Web, WebConfig};
+//!
+//! struct Quiet;
+//! impl Observer for Quiet {
+//!     fn page(&mut self, _: &Progress) {}
+//!     fn note(&mut self, _: &str) {}
+//! }
+//!
+//! # #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let web = Arc::new(Web::new(WebConfig::small(), 1)?);
+//! let server = focus_websim::serve(web.clone(), "127.0.0.1:0".parse()?).await?;
+//! let mut taxonomy = web.taxonomy().clone();
+//! let good = taxonomy.lookup("recreation/outdoors/cycling")?;
+//! taxonomy.mark_good(good)?;
+//! let (canon, featurizer) = (Canonicalizer::default(), Featurizer::default());
+//! let mut examples = Vec::new();
+//! for leaf in taxonomy.leaves() {
+//!     for p in web.sample(leaf, 10) {
+//!         let doc = focus_html::analyze(&web.page_html(p.id).unwrap(), &canon.canonicalize(&p.url)?, &canon);
+//!         examples.push(Example { counts: featurizer.document(&doc), topic: leaf });
+//!     }
+//! }
+//! let parts = Parts {
+//!     fetcher: Fetcher::new(FetchConfig::loopback(vec![ConnectTo::parse(&server.connect_to())?]))?,
+//!     classifier: Arc::new(HierNb::train(&taxonomy, &examples, HierNbConfig::default())?),
+//!     taxonomy,
+//!     featurizer,
+//!     policy: Box::new(SoftFocus::VLDB),
+//!     seeds: web.seed_urls(good, 3).iter().map(|u| canon.canonicalize(u)).collect::<Result<_, _>>()?,
+//!     truth: None,
+//! };
+//! let out = tempfile::tempdir()?;
+//! let mut cfg = CrawlConfig::new(out.path().to_path_buf());
+//! cfg.max_pages = 40;
+//! let summary = focus_crawl::run(parts, cfg, &mut Quiet).await?;
+//! assert_eq!(summary.pages_fetched, 40);
+//! assert!(out.path().join("pages.jsonl").is_file());
+//! server.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

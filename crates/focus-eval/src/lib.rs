@@ -7,6 +7,23 @@
 //!
 //! Deterministic and I/O-free: functions return numbers and SVG strings;
 //! callers write files. Depends on no other `focus-*` crate.
+//!
+//! # Example
+//!
+//! ```
+//! use focus_eval::{brier, roc_auc, HarvestTracker};
+//!
+//! // Relevance scores that rank every relevant page above every other one.
+//! let (scores, truth) = ([0.9, 0.8, 0.3, 0.1], [true, true, false, false]);
+//! assert_eq!(roc_auc(&scores, &truth), Some(1.0));
+//! assert!(brier(&scores, &truth).unwrap() < 0.1);
+//!
+//! let mut h = HarvestTracker::new(2);
+//! for (r, t) in [(1.0, true), (0.0, false)] {
+//!     h.push(r, Some(t));
+//! }
+//! assert_eq!(h.harvest_true(), Some(0.5));
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

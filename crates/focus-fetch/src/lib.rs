@@ -12,6 +12,32 @@
 //!
 //! This crate does network I/O and nothing else of the crawl: it must not
 //! depend on the analysers, classifiers, frontier, store or websim.
+//!
+//! # Example
+//!
+//! Fetch a page of the synthetic web served on loopback (curl-style
+//! `--connect-to` sends every host to the local listener):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use focus_core::Canonicalizer;
+//! use focus_fetch::{Body, ConnectTo, FetchConfig, Fetcher};
+//! use focus_websim::{Web, WebConfig};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let web = Arc::new(Web::new(WebConfig::small(), 1)?);
+//! let server = focus_websim::serve(web.clone(), "127.0.0.1:0".parse()?).await?;
+//! let rule = ConnectTo::parse(&server.connect_to())?;
+//! let fetcher = Fetcher::new(FetchConfig::loopback(vec![rule]))?;
+//! let url = Canonicalizer::default().canonicalize(&web.page_url(0).unwrap())?;
+//! let page = fetcher.fetch(&url).await?;
+//! assert_eq!(page.status, 200);
+//! assert!(matches!(page.body, Body::Text(_)));
+//! server.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

@@ -22,6 +22,24 @@
 //! Deterministic: time is passed in as milliseconds, random order is
 //! seeded. Depends on `focus-core` only; it must not depend on the
 //! fetcher, the store or the engine (they call it).
+//!
+//! # Example
+//!
+//! ```
+//! use focus_core::Canonicalizer;
+//! use focus_frontier::{Candidate, Discipline, Frontier};
+//!
+//! let canon = Canonicalizer::default();
+//! let mut frontier = Frontier::new(Discipline::BestFirst);
+//! for (url, priority) in [("http://a.test/low", 0.2), ("http://b.test/high", 0.9)] {
+//!     frontier.push(Candidate::new(canon.canonicalize(url)?, 1, None, priority));
+//! }
+//! let best = frontier.pop_ready(0).unwrap();
+//! assert_eq!(best.url.as_str(), "http://b.test/high");
+//! frontier.host_done(&best.host, 0);
+//! assert_eq!(frontier.len(), 1);
+//! # Ok::<(), focus_core::CanonError>(())
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

@@ -9,6 +9,28 @@
 //! appears in the public API. Depends on `focus-core` only; it must not
 //! depend on the frontier, the fetcher or the engine (they map their own
 //! types onto [`QueuedUrl`] and [`PageRecord`]).
+//!
+//! # Example
+//!
+//! ```
+//! use focus_store::{PageRecord, QueuedUrl, Store};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let store = Store::open(&dir.path().join("store"))?;
+//! let page = PageRecord {
+//!     url: "http://a.test/".into(), id: 1, status: 200, error: None, relevance: 0.9,
+//!     class: None, depth: 0, parent: None, fetched_at_ms: 0, bytes: 10,
+//!     fingerprint: None, content_hash: None,
+//! };
+//! let child = QueuedUrl {
+//!     url: "http://a.test/x".into(), id: 2, depth: 1, parent: Some(1), priority: 0.9, extra: vec![],
+//! };
+//! // The page, its link and the queued child, in one atomic commit.
+//! store.record_fetch(&page, &[(2, child.url.clone())], &[child])?;
+//! assert_eq!(store.page_count(), 1);
+//! assert_eq!(store.get_page(1)?.map(|p| p.url), Some("http://a.test/".to_owned()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

@@ -9,6 +9,19 @@
 //! Deterministic and I/O-free. Depends on no other `focus-*` crate; it must
 //! not depend on `focus-html`, the fetcher or any crawl state (a classifier
 //! trainer uses it offline).
+//!
+//! # Example
+//!
+//! ```
+//! use focus_text::{counts, Analyzer, HashingVocabulary, TextConfig};
+//!
+//! let analyzer = Analyzer::new(TextConfig::chakrabarti());
+//! let mut vocab = HashingVocabulary::new(20);
+//! let v = counts(&analyzer, &mut vocab, "The cyclists rode; the cyclists rested.");
+//! // Stop words go, the rest are counted.
+//! assert_eq!(v.sum(), 4.0);
+//! assert_eq!(v.len(), 3);
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

@@ -18,6 +18,22 @@
 //! This crate depends on `focus-core` alone among the `focus-*` crates; it
 //! must not depend on the fetcher, analysers, classifiers or crawlers (they
 //! are what it judges).
+//!
+//! # Example
+//!
+//! ```
+//! use focus_websim::{Site, Web, WebConfig};
+//!
+//! let web = Web::new(WebConfig::small(), 1)?;
+//! let cycling = web.taxonomy().find("recreation/outdoors/cycling").unwrap();
+//! let seed = &web.seed_urls(cycling, 1)[0];
+//! let (host, path) = seed.trim_start_matches("http://").split_once('/').unwrap();
+//! let page = web.render(host, &format!("/{path}"));
+//! assert_eq!(page.status, 200);
+//! // Ground truth, for evaluation only.
+//! assert_eq!(web.truth(seed), Some(cycling));
+//! # Ok::<(), focus_websim::WebsimError>(())
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

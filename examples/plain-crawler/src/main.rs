@@ -52,7 +52,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .into(),
         );
     };
-    let taxonomy = TaxonomyBuilder::new().good("good")?.topic("other")?.build();
+    let taxonomy = TaxonomyBuilder::new()
+        .topic("good")?
+        .good("good")?
+        .topic("other")?
+        .build();
     let (g, o) = (taxonomy.lookup("good")?, taxonomy.lookup("other")?);
     let mut train = examples(Path::new(&good), g)?;
     train.extend(examples(Path::new(&other), o)?);
