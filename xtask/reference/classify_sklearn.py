@@ -15,7 +15,7 @@ A labelled corpus such as Wikispeedia (multi-label; the export also writes
 `train_labels.tsv`, `test_labels.tsv` and `leaves.tsv`, which switch this
 script to the corpus mode):
 
-    cargo run --release -p focus-app --example classify_corpus -- \
+    cargo run --release -p focus-experiments --example classify_corpus -- \
         ../shared/corpora/wikispeedia /tmp/cls-out 1 /tmp/cls-wiki
     python3 xtask/reference/classify_sklearn.py /tmp/cls-wiki
 

@@ -39,16 +39,22 @@ const RULES: &[Rule] = &[
     },
     Rule {
         dependency: "focus-websim",
-        allowed: &["focus-app", "websim", "xtask"],
+        allowed: &["focus-app", "focus-experiments", "websim", "xtask"],
         dev_ok: true,
         why: "ground truth is for evaluation only: no crawler crate may depend on the \
               websim or a replayed corpus outside its dev-dependencies",
     },
     Rule {
         dependency: "focus-app",
-        allowed: &["focus-soft", "focus-hard", "focus-repro", "xtask"],
+        allowed: &["focus-soft", "focus-hard", "focus-experiments", "xtask"],
         dev_ok: false,
         why: "focus-app is composition for the binaries; no library may depend on it",
+    },
+    Rule {
+        dependency: "focus-experiments",
+        allowed: &["focus-repro"],
+        dev_ok: false,
+        why: "the experiments are run by focus-repro; no library may depend on them",
     },
     Rule {
         dependency: "xtask",

@@ -2,7 +2,7 @@
 //! real-corpus evaluation, and writes SVGs and a markdown report
 //! (`cargo xtask repro chakrabarti` and `cargo xtask eval wikispeedia` call
 //! it with `--release`). No logic here: the experiments live in
-//! `focus_app::repro` and `focus_app::eval`.
+//! `focus_experiments::repro` and `focus_experiments::eval`.
 
 use std::path::PathBuf;
 
@@ -62,8 +62,8 @@ async fn main() -> anyhow::Result<()> {
         let script = PathBuf::from("xtask/reference/crawl_sklearn.py");
         let reference = if cli.no_reference {
             None
-        } else if focus_app::eval::reference::available(&cli.python) && script.is_file() {
-            Some(focus_app::eval::crawls::Reference {
+        } else if focus_experiments::eval::reference::available(&cli.python) && script.is_file() {
+            Some(focus_experiments::eval::crawls::Reference {
                 python: cli.python.clone(),
                 script,
             })
@@ -75,7 +75,7 @@ async fn main() -> anyhow::Result<()> {
             );
             None
         };
-        let cfg = focus_app::eval::crawls::EvalConfig {
+        let cfg = focus_experiments::eval::crawls::EvalConfig {
             corpus: cli.corpus,
             out: cli.out,
             work: cli.work,
@@ -83,22 +83,24 @@ async fn main() -> anyhow::Result<()> {
             pages: cli.eval_pages,
             reference,
         };
-        let report = focus_app::eval::wikispeedia(&cfg).await?;
+        let report = focus_experiments::eval::wikispeedia(&cfg).await?;
         println!("{report}");
         // The classifiers on the same split (docs/classify.md's real-text tables).
-        let classify = focus_app::eval::classify::run(&cfg.corpus, &cfg.out, cfg.seed)?;
+        let classify = focus_experiments::eval::classify::run(&cfg.corpus, &cfg.out, cfg.seed)?;
         println!("{classify}");
         println!("written to {}", cfg.out.display());
         return Ok(());
     }
-    let cfg = focus_app::repro::ReproConfig {
+    let cfg = focus_experiments::repro::ReproConfig {
         out: cli.out,
         work: cli.work,
         pages: cli.pages,
         seed: cli.seed,
     };
     let report = match cli.paper {
-        Paper::Chakrabarti | Paper::Wikispeedia => focus_app::repro::chakrabarti(&cfg).await?,
+        Paper::Chakrabarti | Paper::Wikispeedia => {
+            focus_experiments::repro::chakrabarti(&cfg).await?
+        }
     };
     println!("{report}");
     println!("written to {}", cfg.out.display());

@@ -1,14 +1,14 @@
 //! The application layer: turns a validated [`focus_cli::CrawlPlan`] into a
 //! running crawl — the embedded websim (or the user's example set and
 //! seeds), training, the classifier, the policy, the fetcher, a progress
-//! bar — so that every crawler binary is a few lines — and [`repro`], the
-//! papers' experiments run through the same path; [`websim_leaf_accuracy`]
+//! bar — so that every crawler binary is a few lines; [`websim_leaf_accuracy`]
 //! calibrates the websim's text with the crawler's own classifier.
 //!
 //! This is the only library that may depend on `focus-websim` *and* the
 //! crawler crates together: it wires the synthetic web's ground truth into
 //! the engine as an evaluation-only callback. Libraries below it must not
-//! depend on it.
+//! depend on it. The papers' reproductions and the real-corpus evaluations
+//! run through it from `focus-experiments`.
 //!
 //! # Example
 //!
@@ -33,9 +33,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
-pub mod eval;
 mod progress;
-pub mod repro;
 mod setup;
 mod websim_text;
 

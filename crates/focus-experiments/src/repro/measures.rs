@@ -12,7 +12,7 @@ use focus_eval::link_distances;
 use focus_store::Store;
 
 use super::input;
-use crate::AppError;
+use focus_app::AppError;
 
 pub(super) fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 {

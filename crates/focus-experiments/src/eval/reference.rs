@@ -9,7 +9,7 @@ use std::sync::Arc;
 use focus_websim::{Corpus, Site};
 
 use super::crawls::{input, read_urls, EvalConfig, Reference};
-use crate::AppError;
+use focus_app::AppError;
 
 /// Whether `python` can import scikit-learn.
 pub fn available(python: &str) -> bool {

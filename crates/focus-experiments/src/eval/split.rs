@@ -11,7 +11,7 @@ use focus_core::TopicId;
 use focus_websim::{Corpus, Site};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
-use crate::AppError;
+use focus_app::AppError;
 
 /// Share of each topic's pages given to the crawlers as examples.
 pub const TRAIN_SHARE: f64 = 0.3;

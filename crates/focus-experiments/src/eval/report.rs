@@ -13,7 +13,7 @@ use super::crawls::{
     TOPIC_SEEDS,
 };
 use super::split::TRAIN_SHARE;
-use crate::AppError;
+use focus_app::AppError;
 
 /// Points on a recall curve.
 const CURVE_STEP: usize = 10;

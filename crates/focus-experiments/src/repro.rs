@@ -6,7 +6,7 @@
 //! seeds) and the VLDB paper's Figure 6 (coverage of a reference crawl by a
 //! test crawl from a disjoint start set). Writes SVGs and a markdown report.
 //!
-//! Every crawl goes through [`crate::run`], exactly as the binaries do; the
+//! Every crawl goes through [`focus_app::run`], exactly as the binaries do; the
 //! figures are computed from the crawls' own outputs (`pages.jsonl`,
 //! `authorities.tsv` and the store's link graph).
 //!
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use focus_websim::{Web, WebConfig};
 
-use crate::AppError;
+use focus_app::AppError;
 
 mod crawls;
 mod measures;

@@ -1,5 +1,5 @@
 //! The classifier evaluation on the Wikispeedia corpus
-//! (`focus_app::eval::classify`), hierarchical naive Bayes only and two
+//! (`focus_experiments::eval::classify`), hierarchical naive Bayes only and two
 //! good topics to stay quick in the test profile: leaf accuracy and AUCs
 //! within sane bounds. Skips with a message when the corpus folder
 //! (`../shared/corpora/wikispeedia`, or env `FOCUS_WIKISPEEDIA`) is absent:
@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use focus_app::eval::classify::{evaluate, Family, Options};
+use focus_experiments::eval::classify::{evaluate, Family, Options};
 use focus_websim::Corpus;
 
 fn corpus_dir() -> Option<PathBuf> {

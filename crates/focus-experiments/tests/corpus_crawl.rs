@@ -7,10 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
-use focus_app::eval::crawls::{hub_seeds, score, topic_seeds};
-use focus_app::eval::split::Split;
 use focus_app::{run, Personality};
 use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_experiments::eval::crawls::{hub_seeds, score, topic_seeds};
+use focus_experiments::eval::split::Split;
 use focus_websim::{Corpus, Site};
 
 fn corpus_dir() -> Option<PathBuf> {

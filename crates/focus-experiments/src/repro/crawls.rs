@@ -11,7 +11,7 @@ use focus_cli::{Baseline, CrawlPlan, TopicSource};
 
 use super::measures::{host_of, ratio};
 use super::{input, ReproConfig};
-use crate::{run, AppError, Personality};
+use focus_app::{run, AppError, Personality};
 
 /// One fetched page, as read back from `pages.jsonl`.
 #[derive(Debug, Clone)]

@@ -13,7 +13,7 @@ use focus_websim::Web;
 use super::crawls::{crawl, top_authority_hosts, Crawl};
 use super::measures::{coverage_curve, host_distances, host_of, last, points, ratio};
 use super::{input, write, ReproConfig, COVERAGE_LOG_R, CURVE_STEP, SEEDS, WINDOW};
-use crate::{AppError, Personality};
+use focus_app::{AppError, Personality};
 
 /// Everything measured on one topic.
 pub(super) struct TopicResult {

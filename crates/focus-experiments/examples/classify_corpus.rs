@@ -1,17 +1,17 @@
 //! Runs the classifier evaluation on a labelled corpus
-//! (`focus_app::eval::classify`): leaf accuracy and macro-F1 of every
+//! (`focus_experiments::eval::classify`): leaf accuracy and macro-F1 of every
 //! family, ROC AUC / Brier / reliability of their relevance R for the ten
 //! Wikispeedia good topics. Writes `<corpus>-classify.md` and
 //! `<corpus>-reliability.svg` into OUT_DIR and prints the markdown; with
 //! EXPORT_DIR, also the svmlight vectors for
 //! `xtask/reference/classify_sklearn.py`.
 //!
-//! `cargo run --release -p focus-app --example classify_corpus -- CORPUS_DIR OUT_DIR [SEED] [EXPORT_DIR]`
+//! `cargo run --release -p focus-experiments --example classify_corpus -- CORPUS_DIR OUT_DIR [SEED] [EXPORT_DIR]`
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use focus_app::eval::classify;
+use focus_experiments::eval::classify;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

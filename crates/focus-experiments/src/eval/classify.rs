@@ -38,7 +38,7 @@ use focus_websim::{Corpus, Site};
 use rayon::prelude::*;
 
 use super::split::Split;
-use crate::AppError;
+use focus_app::AppError;
 
 /// The ten evaluation categories (shared with the crawl evaluation).
 pub use super::crawls::CATEGORIES as WIKISPEEDIA_CATEGORIES;

@@ -24,7 +24,7 @@ use focus_websim::{Corpus, Site};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use super::split::Split;
-use crate::{run, AppError, Personality};
+use focus_app::{run, AppError, Personality};
 
 /// Hub seeds: the corpus's most linked-to pages.
 pub const HUB_SEEDS: usize = 5;

@@ -1,0 +1,16 @@
+//! The experiments: the papers' reproductions on the websim ([`repro`],
+//! `cargo xtask repro`) and the evaluations on real, labelled corpora
+//! replayed on loopback ([`eval`], `cargo xtask eval`). Every crawl goes
+//! through [`focus_app::run`], exactly as the binaries run it, and every
+//! figure is computed from the crawls' own outputs.
+//!
+//! This crate owns no crawler logic and no composition: it depends on
+//! `focus-app` for that, and only `focus-repro` (the binary) and tests
+//! depend on it.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod eval;
+pub mod repro;
+
+pub use focus_app::AppError;
