@@ -1,5 +1,6 @@
 //! Shared vocabulary of the focus crawlers: canonical URLs, page/host/domain
-//! ids, topic ids and the taxonomy tree with the marks of the 1999 papers.
+//! ids, topic ids, the taxonomy tree with the marks of the 1999 papers, the
+//! names of crawl strategies with the crawl defaults, and the output contract.
 //!
 //! This crate owns *names*, not behaviour: it does no I/O (no files, no
 //! network, no clock) and must not depend on any other `focus-*` crate.
@@ -31,6 +32,7 @@ mod canon;
 pub mod contract;
 mod hash;
 mod ids;
+pub mod strategy;
 mod taxonomy;
 mod taxonomy_file;
 
@@ -38,5 +40,6 @@ pub use canon::{CanonError, CanonicalUrl, Canonicalizer, MAX_HOST_BYTES, MAX_URL
 pub use contract::{PageLine, StopReason};
 pub use hash::mix64;
 pub use ids::{DomainKey, HostKey, PageId};
+pub use strategy::{defaults, ChildPriority, Crawler, Dispatch, SoftOrder, Strategy};
 pub use taxonomy::{Mark, Taxonomy, TaxonomyBuilder, TaxonomyError, TopicId};
 pub use taxonomy_file::{parse_taxonomy, FileErrorKind, TaxonomyFileError};

@@ -1,0 +1,137 @@
+//! The names of crawl strategies: which crawler runs (its focus rule, and
+//! with it the frontier order) and how batches are dispatched, plus the
+//! defaults every crawl starts from. Data only: `focus-cli` chooses a
+//! [`Strategy`] from flags, `focus-crawl` maps its [`Crawler`] to a policy,
+//! the summary reports it. A new crawler is a new [`Crawler`] variant, its
+//! policy and a binary; the engine's loop does not change.
+
+use serde::{Deserialize, Serialize};
+
+/// How soft focus breaks ties between URLs of equal relevance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SoftOrder {
+    /// The VLDB 1999 paper's key: hosts fetched least first (`serverload`).
+    #[default]
+    Vldb,
+    /// The WWW 1999 paper's order: first come, first served.
+    Www,
+}
+
+/// The priority soft focus gives a page's outlinks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChildPriority {
+    /// The parent's relevance scaled by what links of the same kind (same
+    /// site or cross site) from relevant pages have yielded in the crawl.
+    #[default]
+    Learnt,
+    /// The parent's relevance, as both 1999 papers give it.
+    Paper,
+}
+
+/// Which crawler runs: the rule that decides whether a page's outlinks are
+/// queued, with which priority, and in which frontier order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Crawler {
+    /// Chakrabarti et al.'s soft focus: every page expanded, children
+    /// ordered by their parent's relevance.
+    Soft {
+        /// Tie-break order.
+        order: SoftOrder,
+        /// Child priority.
+        priority: ChildPriority,
+    },
+    /// Chakrabarti et al.'s hard focus: only pages whose best leaf has a
+    /// good ancestor are expanded.
+    Hard,
+    /// Baseline: breadth-first, every page expanded.
+    BreadthFirst,
+    /// Baseline: seeded random order (the 1999 papers' "unfocused").
+    Random,
+    /// Diligenti et al.'s "standard focused" crawler: best first by the
+    /// parent's classifier score.
+    BestFirst,
+}
+
+impl Crawler {
+    /// Soft focus with the defaults (VLDB order, learnt child priority).
+    pub const SOFT: Crawler = Crawler::Soft {
+        order: SoftOrder::Vldb,
+        priority: ChildPriority::Learnt,
+    };
+
+    /// Whether this is a baseline order rather than a focus rule.
+    pub fn is_baseline(self) -> bool {
+        matches!(self, Crawler::BreadthFirst | Crawler::Random)
+    }
+}
+
+/// Which URLs fill a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dispatch {
+    /// Only URLs at least as promising as the recent harvest (the moving
+    /// average of relevance) while there are any; a promising URL's host
+    /// is waited for rather than a fetch spent on a worse URL.
+    #[default]
+    Promising,
+    /// Every batch filled with the best ready URLs however poor
+    /// (throughput first, as general crawlers do).
+    Fill,
+}
+
+/// A crawl strategy: the crawler and its dispatch rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strategy {
+    /// Which crawler runs.
+    pub crawler: Crawler,
+    /// Which URLs fill a batch.
+    pub dispatch: Dispatch,
+}
+
+impl Strategy {
+    /// `crawler` with the default dispatch.
+    pub const fn of(crawler: Crawler) -> Self {
+        Self {
+            crawler,
+            dispatch: Dispatch::Promising,
+        }
+    }
+}
+
+/// The defaults every crawl starts from, whether built from flags
+/// (`focus-cli`) or in code (`focus-crawl`'s `CrawlConfig::new`).
+pub mod defaults {
+    /// Fetch attempts of a crawl.
+    pub const MAX_PAGES: u64 = 5000;
+    /// URLs fetched at once (one batch).
+    pub const BATCH: usize = 32;
+    /// Pages between two distillations.
+    pub const DISTILL_EVERY: u64 = 1000;
+    /// Hubs above this percentile have their unvisited citations raised.
+    pub const HUB_PERCENTILE: f64 = 90.0;
+    /// Pages in the harvest rate's moving average.
+    pub const HARVEST_WINDOW: usize = 100;
+    /// Seed of every random choice.
+    pub const SEED: u64 = 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategies_name_themselves_in_json() {
+        let s = Strategy::of(Crawler::SOFT);
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(
+            json,
+            r#"{"crawler":{"soft":{"order":"vldb","priority":"learnt"}},"dispatch":"promising"}"#
+        );
+        let back: Strategy = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        assert!(Crawler::Random.is_baseline() && !Crawler::Hard.is_baseline());
+    }
+}
