@@ -6,8 +6,7 @@
 //! the plan runs in `focus-app`.
 
 use clap::Parser;
-use focus_app::Personality;
-use focus_cli::CrawlArgs;
+use focus_cli::{CrawlArgs, Crawler};
 
 /// Chakrabarti et al.'s hard-focus focused crawler.
 #[derive(Parser)]
@@ -25,8 +24,8 @@ async fn main() -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
-    let plan = Cli::parse().crawl.plan()?;
-    let summary = focus_app::run(&plan, Personality::Hard).await?;
+    let plan = Cli::parse().crawl.plan(Crawler::Hard)?;
+    let summary = focus_app::run(&plan).await?;
     println!("{}", serde_json::to_string_pretty(&summary)?);
     println!("outputs in {}", plan.out.display());
     Ok(())

@@ -4,13 +4,12 @@
 //! and its sibling leaves) good and crawls 5,000 pages from 3 seeds. Each
 //! outlink's 1999 priority (its page's relevance) is scaled by what its
 //! kind of link — same site or cross site — has yielded in the crawl;
-//! `--paper-priority` gives the papers' rule unscaled. Flags: see `--help`.
+//! `--child-priority paper` gives the papers' rule unscaled. Flags: see `--help`.
 //! No logic here: flags become a plan in `focus-cli`, the plan runs in
 //! `focus-app`.
 
 use clap::Parser;
-use focus_app::Personality;
-use focus_cli::CrawlArgs;
+use focus_cli::{CrawlArgs, Crawler};
 
 /// Chakrabarti et al.'s soft-focus focused crawler.
 #[derive(Parser)]
@@ -28,8 +27,8 @@ async fn main() -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
-    let plan = Cli::parse().crawl.plan()?;
-    let summary = focus_app::run(&plan, Personality::Soft).await?;
+    let plan = Cli::parse().crawl.plan(Crawler::SOFT)?;
+    let summary = focus_app::run(&plan).await?;
     println!("{}", serde_json::to_string_pretty(&summary)?);
     println!("outputs in {}", plan.out.display());
     Ok(())

@@ -16,7 +16,7 @@
 //! its sampled examples and seeds, 30 pages):
 //!
 //! ```
-//! use focus_app::{run, Personality};
+//! use focus_app::run;
 //! use focus_cli::{CrawlPlan, TopicSource};
 //!
 //! # #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -24,7 +24,7 @@
 //! let out = tempfile::tempdir()?;
 //! let source = TopicSource::Websim { good: vec![], seeds: None, pages: None };
 //! let plan = CrawlPlan { max_pages: 30, ..CrawlPlan::new(source, out.path().join("crawl")) };
-//! let summary = run(&plan, Personality::Soft).await?;
+//! let summary = run(&plan).await?;
 //! assert_eq!(summary.pages_fetched, 30);
 //! assert!(summary.harvest_rate_true.is_some(), "the websim's truth is recorded");
 //! # Ok(())
@@ -38,5 +38,5 @@ mod setup;
 mod websim_text;
 
 pub use focus_eval::Summary;
-pub use setup::{run, AppError, Personality};
+pub use setup::{run, AppError};
 pub use websim_text::{websim_leaf_accuracy, websim_pages};

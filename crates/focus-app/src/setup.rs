@@ -5,9 +5,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use focus_classify::{Example, Featurizer, HierNb, HierNbConfig};
-use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_cli::{CrawlPlan, TopicSource};
 use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
-use focus_crawl::policy::{BreadthFirst, HardFocus, Policy, RandomOrder, SoftFocus};
 use focus_crawl::{CrawlConfig, Parts, Truth};
 use focus_eval::Summary;
 use focus_examples::{ExampleContent, LoadOptions};
@@ -15,15 +14,6 @@ use focus_fetch::{Body, ConnectTo, FetchConfig, Fetcher};
 use focus_websim::{Corpus, ServerHandle, Site, Web, WebConfig};
 
 use crate::progress::Bar;
-
-/// The 1999 crawler's two focus rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Personality {
-    /// Soft focus.
-    Soft,
-    /// Hard focus.
-    Hard,
-}
 
 /// Why a crawl could not be set up or run.
 #[derive(Debug, thiserror::Error)]
@@ -53,29 +43,10 @@ const WEBSIM_SEEDS: usize = 3;
 /// (VLDB paper §3.7). `docs/crawl.md` has both topics' numbers.
 const DEFAULT_GOOD: &str = "recreation/outdoors";
 
-/// The soft-focus policy a plan asks for: the VLDB or WWW paper's order,
-/// with the papers' child priority or (the default) the learnt link kinds.
-fn soft_focus(plan: &CrawlPlan) -> SoftFocus {
-    let paper = if plan.www_order {
-        SoftFocus::WWW
-    } else {
-        SoftFocus::VLDB
-    };
-    if plan.paper_priority {
-        paper
-    } else {
-        paper.with_learnt_links()
-    }
-}
-
-/// Runs the crawl a plan describes and returns its summary.
-pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, AppError> {
-    let policy: Box<dyn Policy> = match (plan.baseline, personality) {
-        (Some(Baseline::Random), _) => Box::new(RandomOrder),
-        (Some(Baseline::BreadthFirst), _) => Box::new(BreadthFirst),
-        (None, Personality::Soft) => Box::new(soft_focus(plan)),
-        (None, Personality::Hard) => Box::new(HardFocus),
-    };
+/// Runs the crawl a plan describes (its strategy names the crawler) and
+/// returns its summary.
+pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
+    let policy = focus_crawl::policy::for_crawler(plan.strategy.crawler);
     let featurizer = Featurizer::default();
     let canon = Canonicalizer::default();
     let mut server = None;
@@ -149,7 +120,7 @@ pub async fn run(plan: &CrawlPlan, personality: Personality) -> Result<Summary, 
     cfg.time_limit = plan.time_limit;
     cfg.batch = plan.concurrency;
     cfg.distill_every = plan.distill_every;
-    cfg.fill_batches = plan.fill_batches;
+    cfg.dispatch = plan.strategy.dispatch;
     cfg.frontier_memory = plan.frontier_memory;
     cfg.seed = plan.seed;
     cfg.resume = plan.resume;

@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use focus_app::{run, Personality};
-use focus_cli::{CrawlPlan, TopicSource};
+use focus_app::run;
+use focus_cli::{CrawlPlan, Crawler, Dispatch, Strategy, TopicSource};
 use focus_websim::{Site, Web, WebConfig};
 
 const GOOD: &str = "recreation/outdoors/cycling";
@@ -51,7 +51,7 @@ async fn crawl(
     examples: &Path,
     seeds: &Path,
     out: &Path,
-    fill_batches: bool,
+    dispatch: Dispatch,
 ) -> (focus_eval::Summary, f64) {
     let source = TopicSource::Examples {
         dir: examples.to_path_buf(),
@@ -61,10 +61,13 @@ async fn crawl(
     let plan = CrawlPlan {
         connect_to: vec![connect_to.to_owned()],
         max_pages: PAGES,
-        fill_batches,
+        strategy: Strategy {
+            dispatch,
+            ..Strategy::of(Crawler::SOFT)
+        },
         ..CrawlPlan::new(source, out.to_path_buf())
     };
-    let summary = run(&plan, Personality::Soft).await.unwrap();
+    let summary = run(&plan).await.unwrap();
     let cycling = web.taxonomy().find(GOOD).unwrap();
     let lines = std::fs::read_to_string(out.join("pages.jsonl")).unwrap();
     let (mut n, mut relevant) = (0usize, 0usize);
@@ -95,7 +98,7 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         &examples,
         &seeds,
         &tmp.path().join("held"),
-        false,
+        Dispatch::Promising,
     )
     .await;
     let (filled, filled_true) = crawl(
@@ -104,7 +107,7 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         &examples,
         &seeds,
         &tmp.path().join("filled"),
-        true,
+        Dispatch::Fill,
     )
     .await;
     server.shutdown().await;

@@ -5,10 +5,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use focus_app::{run, Personality};
-use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_app::run;
+use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSource};
 
-fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
+fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     let source = TopicSource::Websim {
         good: vec![],
         seeds: None,
@@ -16,7 +16,7 @@ fn plan(out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
     };
     CrawlPlan {
         max_pages: pages,
-        baseline,
+        strategy: Strategy::of(crawler),
         ..CrawlPlan::new(source, out.to_path_buf())
     }
 }
@@ -37,12 +37,9 @@ fn urls(out: &Path) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
     let dir = tempfile::tempdir().unwrap();
-    let soft = run(
-        &plan(&dir.path().join("soft"), 600, None),
-        Personality::Soft,
-    )
-    .await
-    .unwrap();
+    let soft = run(&plan(&dir.path().join("soft"), 600, Crawler::SOFT))
+        .await
+        .unwrap();
     for f in [
         "pages.jsonl",
         "summary.json",
@@ -97,12 +94,9 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
     let distinct: HashSet<String> = urls(&dir.path().join("soft")).into_iter().collect();
     assert_eq!(distinct.len(), 600, "no page fetched twice");
 
-    let bfs = run(
-        &plan(&dir.path().join("bfs"), 600, Some(Baseline::BreadthFirst)),
-        Personality::Soft,
-    )
-    .await
-    .unwrap();
+    let bfs = run(&plan(&dir.path().join("bfs"), 600, Crawler::BreadthFirst))
+        .await
+        .unwrap();
     let (s, b) = (
         soft.harvest_rate_true.unwrap(),
         bfs.harvest_rate_true.unwrap(),
@@ -114,9 +108,12 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
 
     // The papers' rule (every outlink worth its parent's relevance) against
     // the default, which scales it by the learnt yield of its link kind.
-    let mut paper_plan = plan(&dir.path().join("paper"), 600, None);
-    paper_plan.paper_priority = true;
-    let paper = run(&paper_plan, Personality::Soft).await.unwrap();
+    let mut paper_plan = plan(&dir.path().join("paper"), 600, Crawler::SOFT);
+    paper_plan.strategy = Strategy::of(Crawler::Soft {
+        order: SoftOrder::Vldb,
+        priority: ChildPriority::Paper,
+    });
+    let paper = run(&paper_plan).await.unwrap();
     let p = paper.harvest_rate_true.unwrap();
     assert!(
         s > p + 0.05,
@@ -140,16 +137,12 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
 async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("crawl");
-    run(&plan(&out, 150, None), Personality::Soft)
-        .await
-        .unwrap();
+    run(&plan(&out, 150, Crawler::SOFT)).await.unwrap();
     // Starting again without --resume refuses to overwrite the store.
-    assert!(run(&plan(&out, 300, None), Personality::Soft)
-        .await
-        .is_err());
-    let mut resumed = plan(&out, 300, None);
+    assert!(run(&plan(&out, 300, Crawler::SOFT)).await.is_err());
+    let mut resumed = plan(&out, 300, Crawler::SOFT);
     resumed.resume = true;
-    let s = run(&resumed, Personality::Soft).await.unwrap();
+    let s = run(&resumed).await.unwrap();
     assert_eq!(s.pages_fetched, 300);
     let all = urls(&out);
     assert_eq!(all.len(), 300);
@@ -163,14 +156,10 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
     // the original did (persisted insertion rank and server load), so the
     // page sets agree.
     let straight = dir.path().join("straight");
-    run(&plan(&straight, 300, None), Personality::Soft)
-        .await
-        .unwrap();
+    run(&plan(&straight, 300, Crawler::SOFT)).await.unwrap();
     // The same seed gives the same crawl, page for page.
     let again = dir.path().join("again");
-    run(&plan(&again, 300, None), Personality::Soft)
-        .await
-        .unwrap();
+    run(&plan(&again, 300, Crawler::SOFT)).await.unwrap();
     assert_eq!(urls(&straight), urls(&again), "same seed, same crawl");
     // Up to the stop the two are one crawl, page for page.
     assert_eq!(
@@ -199,14 +188,14 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
     let mut stopped_at = None;
     for ms in [150, 300, 600, 1200, 2400, 4800] {
         let out = dir.path().join(format!("limited-{ms}"));
-        let mut limited = plan(&out, 300, None);
+        let mut limited = plan(&out, 300, Crawler::SOFT);
         limited.time_limit = Some(std::time::Duration::from_millis(ms));
-        let s = run(&limited, Personality::Soft).await.unwrap();
+        let s = run(&limited).await.unwrap();
         if s.pages_fetched > 0 && s.pages_fetched < 300 {
             assert_eq!(s.stopped_because, focus_core::StopReason::TimeLimit);
-            let mut resumed = plan(&out, 300, None);
+            let mut resumed = plan(&out, 300, Crawler::SOFT);
             resumed.resume = true;
-            run(&resumed, Personality::Soft).await.unwrap();
+            run(&resumed).await.unwrap();
             assert_eq!(
                 urls(&out),
                 urls(&straight),
@@ -230,12 +219,10 @@ async fn a_cold_frontier_changes_memory_not_the_crawl() {
     let dir = tempfile::tempdir().unwrap();
     let warm = dir.path().join("warm");
     let cold = dir.path().join("cold");
-    run(&plan(&warm, 700, None), Personality::Soft)
-        .await
-        .unwrap();
-    let mut p = plan(&cold, 700, None);
+    run(&plan(&warm, 700, Crawler::SOFT)).await.unwrap();
+    let mut p = plan(&cold, 700, Crawler::SOFT);
     p.frontier_memory = Some(200);
-    let s = run(&p, Personality::Soft).await.unwrap();
+    let s = run(&p).await.unwrap();
     assert!(
         s.frontier_left > 2_000,
         "the frontier ({}) must outgrow the bound",

@@ -4,10 +4,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use focus_core::Crawler;
 
 use crate::plan::{
     CrawlPlan, PlanError, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY, DEFAULT_MAX_PAGES,
+    DEFAULT_SEED,
 };
 
 /// Flags every focused crawler accepts.
@@ -63,28 +65,34 @@ pub struct CrawlArgs {
     #[arg(long, default_value_t = DEFAULT_DISTILL_EVERY, value_name = "N")]
     pub distill_every: u64,
 
-    /// Fill every batch with the best ready URLs however poor they are
-    /// (throughput first). By default a focused crawl fetches only URLs at
-    /// least as promising as its recent harvest while there are any, and
-    /// waits for their hosts' politeness intervals instead of spending
-    /// fetches on worse ones.
-    #[arg(long)]
-    pub fill_batches: bool,
+    /// Which URLs fill a batch: `promising` (default) fetches only URLs at
+    /// least as promising as the crawl's recent harvest while there are
+    /// any, waiting for their hosts' politeness intervals instead of
+    /// spending fetches on worse ones; `fill` fills every batch with the
+    /// best ready URLs however poor they are (throughput first).
+    #[arg(long, value_enum, default_value_t = DispatchArg::Promising, value_name = "RULE")]
+    pub dispatch: DispatchArg,
 
-    /// Soft focus: break ties of relevance by arrival, the WWW 1999
-    /// paper's order, instead of the VLDB paper's `serverload` key (hosts
-    /// fetched least first), the default. Ignored by hard focus and the
-    /// baselines.
-    #[arg(long)]
-    pub www_order: bool,
+    /// Soft focus's order among URLs of equal relevance: `vldb` (default),
+    /// the VLDB 1999 paper's `serverload` key (hosts fetched least first),
+    /// or `www`, the WWW 1999 paper's first come first served. An error
+    /// with hard focus or a baseline.
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub order: Option<OrderArg>,
 
-    /// Soft focus: give every outlink its parent's relevance, as both 1999
-    /// papers do. By default that priority is scaled by what links of the
-    /// same kind (same site or cross site) from relevant pages have yielded
-    /// so far in this crawl, relative to the better kind. Ignored by hard
-    /// focus and the baselines.
-    #[arg(long)]
-    pub paper_priority: bool,
+    /// Soft focus's priority for a page's outlinks: `learnt` (default), the
+    /// page's relevance scaled by what links of the same kind (same site or
+    /// cross site) from relevant pages have yielded so far in this crawl,
+    /// relative to the better kind; or `paper`, the page's relevance, as
+    /// both 1999 papers give it. An error with hard focus or a baseline.
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub child_priority: Option<ChildPriorityArg>,
+
+    /// Run a baseline instead of the crawler's own focus, classifying pages
+    /// only to measure them: `bfs` (breadth-first) or `random` (the 1999
+    /// papers' "unfocused" crawl, in seeded random order).
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub baseline: Option<BaselineArg>,
 
     /// Size of the embedded websim in pages (default: its default web of
     /// 200,000). A bigger web of the same model has proportionally bigger
@@ -104,28 +112,57 @@ pub struct CrawlArgs {
     pub out: PathBuf,
 
     /// Seed of every random choice (websim, random order, sampling).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
 
     /// Continue the crawl stored in --out instead of starting afresh.
     #[arg(long)]
     pub resume: bool,
-
-    /// Baseline: unfocused crawl in random order (the 1999 paper's
-    /// "unfocused"), classifying pages only to measure them.
-    #[arg(long, conflicts_with = "bfs")]
-    pub unfocused: bool,
-
-    /// Baseline: breadth-first crawl, classifying pages only to measure them.
-    #[arg(long)]
-    pub bfs: bool,
 }
 
 impl CrawlArgs {
-    /// Validates the flags into a plan.
-    pub fn plan(&self) -> Result<CrawlPlan, PlanError> {
-        CrawlPlan::from_args(self)
+    /// Validates the flags into a plan for a binary whose own crawler is
+    /// `own` (the flags may replace it by a baseline or adjust its rules).
+    pub fn plan(&self, own: Crawler) -> Result<CrawlPlan, PlanError> {
+        CrawlPlan::from_args(self, own)
     }
+}
+
+/// `--dispatch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum DispatchArg {
+    /// Only URLs at least as promising as the recent harvest.
+    #[default]
+    Promising,
+    /// Every batch filled however poor its URLs.
+    Fill,
+}
+
+/// `--order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    /// The VLDB 1999 paper's order (serverload tie-break).
+    Vldb,
+    /// The WWW 1999 paper's order (arrival tie-break).
+    Www,
+}
+
+/// `--child-priority`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChildPriorityArg {
+    /// Relevance scaled by the learnt yield of the link's kind.
+    Learnt,
+    /// The parent's relevance (the 1999 papers).
+    Paper,
+}
+
+/// `--baseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BaselineArg {
+    /// Breadth-first.
+    Bfs,
+    /// Seeded random order.
+    Random,
 }
 
 /// Parses `90`, `90s`, `15m`, `2h` or `500ms`.

@@ -3,14 +3,15 @@
 //! binaries do not copy flag parsing five times).
 //!
 //! This crate owns flag names, defaults and validation. It must not depend
-//! on the engine, the fetcher or the websim: the binaries hand the
+//! on the engine, the fetcher or the websim (only on `focus-core`, whose
+//! strategy names it fills in): the binaries hand the
 //! [`CrawlPlan`] to the libraries that act on it.
 //!
 //! # Example
 //!
 //! ```
 //! use clap::Parser;
-//! use focus_cli::{CrawlArgs, TopicSource};
+//! use focus_cli::{CrawlArgs, Crawler, TopicSource};
 //!
 //! #[derive(Parser)]
 //! struct Cli {
@@ -18,9 +19,10 @@
 //!     crawl: CrawlArgs,
 //! }
 //!
-//! let cli = Cli::parse_from(["focus-soft", "--max-pages", "100", "--good", "recreation/outdoors"]);
-//! let plan = cli.crawl.plan()?;
+//! let cli = Cli::parse_from(["focus-soft", "--max-pages", "100", "--baseline", "bfs"]);
+//! let plan = cli.crawl.plan(Crawler::SOFT)?;
 //! assert_eq!(plan.max_pages, 100);
+//! assert_eq!(plan.strategy.crawler, Crawler::BreadthFirst);
 //! assert!(matches!(plan.source, TopicSource::Websim { .. }));
 //! # Ok::<(), focus_cli::PlanError>(())
 //! ```
@@ -30,8 +32,9 @@
 mod args;
 mod plan;
 
-pub use args::{parse_duration, CrawlArgs};
+pub use args::{parse_duration, BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg};
+pub use focus_core::{ChildPriority, Crawler, Dispatch, SoftOrder, Strategy};
 pub use plan::{
-    Baseline, CrawlPlan, PlanError, TopicSource, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY,
-    DEFAULT_MAX_PAGES,
+    CrawlPlan, PlanError, TopicSource, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY,
+    DEFAULT_MAX_PAGES, DEFAULT_SEED,
 };

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::args::CrawlArgs;
+use focus_core::{defaults, ChildPriority, Crawler, Dispatch, SoftOrder, Strategy};
+
+use crate::args::{BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg};
 
 /// Where the taxonomy, examples and seeds come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,23 +45,17 @@ pub enum TopicSource {
     },
 }
 
-/// A baseline crawl order that replaces the crawler's own policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Baseline {
-    /// Random order, every outlink queued.
-    Random,
-    /// Breadth-first order, every outlink queued.
-    BreadthFirst,
-}
-
 /// Fetch attempts of a crawl unless `--max-pages` says otherwise.
-pub const DEFAULT_MAX_PAGES: u64 = 5000;
+pub const DEFAULT_MAX_PAGES: u64 = defaults::MAX_PAGES;
 
 /// URLs fetched at once unless `--concurrency` says otherwise.
-pub const DEFAULT_CONCURRENCY: usize = 32;
+pub const DEFAULT_CONCURRENCY: usize = defaults::BATCH;
 
 /// Pages between two distillations unless `--distill-every` says otherwise.
-pub const DEFAULT_DISTILL_EVERY: u64 = 1000;
+pub const DEFAULT_DISTILL_EVERY: u64 = defaults::DISTILL_EVERY;
+
+/// Seed of every random choice unless `--seed` says otherwise.
+pub const DEFAULT_SEED: u64 = defaults::SEED;
 
 /// A validated crawl plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,15 +73,9 @@ pub struct CrawlPlan {
     pub concurrency: usize,
     /// Pages between two distillations.
     pub distill_every: u64,
-    /// Fill every batch however poor the URLs (`--fill-batches`) instead of
-    /// waiting on politeness for promising ones.
-    pub fill_batches: bool,
-    /// Soft focus in the WWW 1999 paper's order (`--www-order`), not the
-    /// VLDB paper's.
-    pub www_order: bool,
-    /// Soft focus with the papers' child priority, R(parent), unscaled by
-    /// the learnt link-kind yield (`--paper-priority`).
-    pub paper_priority: bool,
+    /// The crawler and its dispatch rule: the binary's own crawler, or
+    /// the `--baseline`, with `--order`, `--child-priority`, `--dispatch`.
+    pub strategy: Strategy,
     /// Queued URLs kept in memory before the frontier's cold tier takes
     /// the rest (`--frontier-memory`); `None`: all in memory.
     pub frontier_memory: Option<usize>,
@@ -95,8 +85,6 @@ pub struct CrawlPlan {
     pub seed: u64,
     /// Continue the stored crawl.
     pub resume: bool,
-    /// A baseline order, if asked for.
-    pub baseline: Option<Baseline>,
 }
 
 /// Flags that do not make a crawl.
@@ -120,11 +108,19 @@ pub enum PlanError {
     /// `--distill-every 0`.
     #[error("--distill-every must be at least 1")]
     NoDistillInterval,
+    /// A soft-focus rule for a crawler that is not soft focus.
+    #[error("{flag} is a soft-focus rule; this crawl is {crawler}")]
+    SoftFocusOnly {
+        /// The flag.
+        flag: &'static str,
+        /// What the crawl is instead.
+        crawler: &'static str,
+    },
 }
 
 impl CrawlPlan {
     /// A plan with every setting at its default (the same defaults as the
-    /// flags): the crawler's own focus, [`DEFAULT_MAX_PAGES`],
+    /// flags): soft focus, [`DEFAULT_MAX_PAGES`],
     /// [`DEFAULT_CONCURRENCY`], [`DEFAULT_DISTILL_EVERY`], seed 1, the
     /// frontier in memory. Programs that build plans (reproductions,
     /// evaluations, tests) start here and change what they need.
@@ -136,18 +132,15 @@ impl CrawlPlan {
             time_limit: None,
             concurrency: DEFAULT_CONCURRENCY,
             distill_every: DEFAULT_DISTILL_EVERY,
-            fill_batches: false,
-            www_order: false,
-            paper_priority: false,
+            strategy: Strategy::of(Crawler::SOFT),
             frontier_memory: None,
             out,
-            seed: 1,
+            seed: DEFAULT_SEED,
             resume: false,
-            baseline: None,
         }
     }
 
-    pub(crate) fn from_args(a: &CrawlArgs) -> Result<Self, PlanError> {
+    pub(crate) fn from_args(a: &CrawlArgs, own: Crawler) -> Result<Self, PlanError> {
         if a.max_pages == 0 {
             return Err(PlanError::NoPages);
         }
@@ -186,13 +179,7 @@ impl CrawlPlan {
                 pages: a.websim_pages,
             },
         };
-        let baseline = if a.unfocused {
-            Some(Baseline::Random)
-        } else if a.bfs {
-            Some(Baseline::BreadthFirst)
-        } else {
-            None
-        };
+        let strategy = strategy(a, own)?;
         Ok(Self {
             source,
             connect_to: a.connect_to.clone(),
@@ -200,16 +187,60 @@ impl CrawlPlan {
             time_limit: a.time_limit,
             concurrency: a.concurrency,
             distill_every: a.distill_every,
-            fill_batches: a.fill_batches,
-            www_order: a.www_order,
-            paper_priority: a.paper_priority,
+            strategy,
             frontier_memory: a.frontier_memory,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,
-            baseline,
         })
     }
+}
+
+/// The strategy the flags choose for a binary whose crawler is `own`.
+fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
+    let crawler = match a.baseline {
+        Some(BaselineArg::Bfs) => Crawler::BreadthFirst,
+        Some(BaselineArg::Random) => Crawler::Random,
+        None => own,
+    };
+    let crawler = match crawler {
+        Crawler::Soft { order, priority } => Crawler::Soft {
+            order: match a.order {
+                Some(OrderArg::Vldb) => SoftOrder::Vldb,
+                Some(OrderArg::Www) => SoftOrder::Www,
+                None => order,
+            },
+            priority: match a.child_priority {
+                Some(ChildPriorityArg::Learnt) => ChildPriority::Learnt,
+                Some(ChildPriorityArg::Paper) => ChildPriority::Paper,
+                None => priority,
+            },
+        },
+        other => {
+            let name = match other {
+                Crawler::Hard => "hard focus",
+                Crawler::BreadthFirst => "the breadth-first baseline",
+                Crawler::Random => "the random baseline",
+                _ => "not soft focus",
+            };
+            let misplaced = [
+                ("--order", a.order.is_some()),
+                ("--child-priority", a.child_priority.is_some()),
+            ];
+            if let Some((flag, _)) = misplaced.into_iter().find(|(_, given)| *given) {
+                return Err(PlanError::SoftFocusOnly {
+                    flag,
+                    crawler: name,
+                });
+            }
+            other
+        }
+    };
+    let dispatch = match a.dispatch {
+        DispatchArg::Promising => Dispatch::Promising,
+        DispatchArg::Fill => Dispatch::Fill,
+    };
+    Ok(Strategy { crawler, dispatch })
 }
 
 #[cfg(test)]
@@ -226,7 +257,7 @@ mod tests {
     fn plan(args: &[&str]) -> Result<CrawlPlan, PlanError> {
         let mut v = vec!["bin"];
         v.extend_from_slice(args);
-        Cli::try_parse_from(v).unwrap().crawl.plan()
+        Cli::try_parse_from(v).unwrap().crawl.plan(Crawler::SOFT)
     }
 
     #[test]
@@ -243,8 +274,7 @@ mod tests {
         assert_eq!(p.max_pages, 5000);
         assert_eq!(p.concurrency, 32);
         assert_eq!(p.distill_every, 1000);
-        assert!(!p.fill_batches && !p.www_order && !p.paper_priority);
-        assert_eq!(p.baseline, None);
+        assert_eq!(p.strategy, Strategy::of(Crawler::SOFT));
     }
 
     #[test]
@@ -266,18 +296,28 @@ mod tests {
             "4",
             "--distill-every",
             "250",
-            "--fill-batches",
-            "--www-order",
-            "--paper-priority",
-            "--unfocused",
+            "--dispatch",
+            "fill",
+            "--order",
+            "www",
+            "--child-priority",
+            "paper",
         ])
         .unwrap();
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
         assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
         assert_eq!(p.concurrency, 4);
         assert_eq!(p.distill_every, 250);
-        assert!(p.fill_batches && p.www_order && p.paper_priority);
-        assert_eq!(p.baseline, Some(Baseline::Random));
+        assert_eq!(
+            p.strategy,
+            Strategy {
+                crawler: Crawler::Soft {
+                    order: SoftOrder::Www,
+                    priority: ChildPriority::Paper
+                },
+                dispatch: Dispatch::Fill
+            }
+        );
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
     }
 
@@ -309,9 +349,50 @@ mod tests {
             plan(&["--distill-every", "0"]),
             Err(PlanError::NoDistillInterval)
         );
-        assert!(Cli::try_parse_from(["bin", "--bfs", "--unfocused"]).is_err());
+        assert!(Cli::try_parse_from(["bin", "--baseline", "depth-first"]).is_err());
+        assert_eq!(
+            plan(&["--baseline", "random", "--order", "www"]),
+            Err(PlanError::SoftFocusOnly {
+                flag: "--order",
+                crawler: "the random baseline"
+            })
+        );
         assert_eq!(plan(&["--corpus", "c"]), Err(PlanError::CorpusWithoutGood));
         assert!(Cli::try_parse_from(["bin", "--corpus", "c", "--websim-pages", "9"]).is_err());
+    }
+
+    #[test]
+    fn each_binary_chooses_its_crawler_and_flags_adjust_it() {
+        let hard = |args: &[&str]| {
+            let mut v = vec!["bin"];
+            v.extend_from_slice(args);
+            Cli::try_parse_from(v).unwrap().crawl.plan(Crawler::Hard)
+        };
+        assert_eq!(hard(&[]).unwrap().strategy, Strategy::of(Crawler::Hard));
+        assert_eq!(
+            hard(&["--baseline", "bfs", "--dispatch", "fill"])
+                .unwrap()
+                .strategy,
+            Strategy {
+                crawler: Crawler::BreadthFirst,
+                dispatch: Dispatch::Fill
+            }
+        );
+        assert_eq!(
+            hard(&["--child-priority", "paper"]),
+            Err(PlanError::SoftFocusOnly {
+                flag: "--child-priority",
+                crawler: "hard focus"
+            })
+        );
+        let soft = plan(&["--child-priority", "paper"]).unwrap().strategy;
+        assert_eq!(
+            soft.crawler,
+            Crawler::Soft {
+                order: SoftOrder::Vldb,
+                priority: ChildPriority::Paper
+            }
+        );
     }
 
     #[test]

@@ -7,19 +7,30 @@ use focus_core::{CanonicalUrl, DomainKey, HostKey};
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{QueuedUrl, Store};
 
-use crate::engine::{CrawlError, Parts};
+use crate::crawl_graph::CrawlGraph;
+use crate::error::CrawlError;
 use crate::judge::Judged;
 use crate::link_value::LinkKind;
 use crate::output::PagesLog;
-use crate::policy::{Expansion, PageVerdict};
+use crate::parts::Analysis;
+use crate::policy::{Expansion, PageVerdict, Policy};
+use crate::scorer::Scorer;
 use crate::tally::Tally;
 
 /// The crawl state a judged page changes.
-pub(crate) struct CrawlState<'a> {
-    pub(crate) frontier: &'a mut Frontier,
-    pub(crate) store: &'a Store,
-    pub(crate) log: &'a mut PagesLog,
-    pub(crate) tally: &'a mut Tally,
+pub(crate) struct CrawlState {
+    pub(crate) frontier: Frontier,
+    pub(crate) store: Store,
+    pub(crate) log: PagesLog,
+    pub(crate) tally: Tally,
+    pub(crate) graph: CrawlGraph,
+}
+
+/// What decides and records, but is not changed by, a judged page.
+pub(crate) struct Rules<'a> {
+    pub(crate) analysis: &'a Analysis,
+    pub(crate) policy: &'a dyn Policy,
+    pub(crate) scorer: &'a Scorer,
 }
 
 /// The stored form of a queued URL; `extra` keeps the frontier's insertion
@@ -59,8 +70,8 @@ pub(crate) fn stored_seq(q: &QueuedUrl) -> u64 {
 /// Applies page `j`, fetched for candidate `c` in the batch popped at
 /// logical time `now`.
 pub(crate) fn apply(
-    parts: &Parts,
-    st: &mut CrawlState<'_>,
+    rules: &Rules<'_>,
+    st: &mut CrawlState,
     c: &Candidate,
     j: &Judged,
     now: u64,
@@ -69,7 +80,7 @@ pub(crate) fn apply(
     // interval (robots.txt crawl-delay included), and only as many URLs at
     // once as the fetcher runs without one waiting (its connections, or one
     // for a host with an interval), so a batch never waits on a host.
-    let host = parts.fetcher.host_status(&c.host);
+    let host = rules.analysis.fetcher.host_status(&c.host);
     if st.frontier.host_limit(&c.host) != host.burst {
         st.frontier.set_host_limit(&c.host, host.burst);
         // Kept so a resumed crawl dispatches this host as the original did.
@@ -93,23 +104,28 @@ pub(crate) fn apply(
             p.url.parse::<CanonicalUrl>().ok()?.domain_key(),
         ))
     });
-    learn_link(st.tally, parent_site.as_ref(), &site, j.record.relevance);
+    learn_link(
+        &mut st.tally,
+        parent_site.as_ref(),
+        &site,
+        j.record.relevance,
+    );
     let mut new: Vec<QueuedUrl> = Vec::new();
     if let (Some(judgement), true) = (&j.judgement, j.follow) {
         let verdict = PageVerdict {
             relevance: judgement.relevance,
             best_leaf: judgement.best,
-            taxonomy: &parts.taxonomy,
+            taxonomy: &rules.analysis.taxonomy,
             links: &st.tally.links,
         };
-        if let Expansion::Expand { priority } = parts.policy.expand(&verdict) {
+        if let Expansion::Expand { priority } = rules.policy.expand(&verdict) {
             for (_, url) in &j.links {
                 let p = priority.of(LinkKind::between(&site, &url.domain_key()));
                 let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), p);
                 match st.frontier.push(cand.clone()) {
-                    PushResult::Queued => new.push(queued(&cand, st.frontier)),
+                    PushResult::Queued => new.push(queued(&cand, &st.frontier)),
                     PushResult::Raised => {
-                        st.store.update_queued(&queued(&cand, st.frontier))?;
+                        st.store.update_queued(&queued(&cand, &st.frontier))?;
                     }
                     PushResult::AlreadySeen | PushResult::Dropped => {}
                 }
@@ -122,12 +138,14 @@ pub(crate) fn apply(
         .map(|(id, u)| (id.0, u.to_string()))
         .collect();
     st.store.record_fetch(&j.record, &links, &new)?;
-    let truth = if j.judgement.is_some() {
-        parts.truth_of(&j.record.url)
-    } else {
-        // A failed fetch harvested nothing.
-        Some(false).filter(|_| parts.truth.is_some())
-    };
+    st.graph.page(
+        j.record.id,
+        c.host.id(),
+        j.record.relevance,
+        j.links.iter().map(|(id, u)| (id.0, u.host_key().id())),
+    );
+    // A failed fetch harvested nothing.
+    let truth = rules.scorer.page(&j.record.url, j.judgement.is_some());
     st.log
         .write(&j.record, parent.as_ref().map(|p| p.url.as_str()), truth)?;
     st.tally.push(

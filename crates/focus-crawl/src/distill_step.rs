@@ -1,60 +1,37 @@
 //! Periodic distillation: relevance-weighted HITS (1999 weighting) over the
-//! stored link graph; the unvisited pages cited by the top hubs are raised
+//! crawl's link graph; the unvisited pages cited by the top hubs are raised
 //! to the maximum priority ("revisiting" a hub on a static web re-reads its
 //! stored links rather than fetching it again).
 
 use std::collections::HashMap;
 
-use focus_core::{HostKey, PageId};
-use focus_distill::{GraphBuilder, Hits, HitsConfig};
+use focus_core::PageId;
+use focus_distill::{Hits, HitsConfig};
 use focus_store::Store;
 
-use crate::engine::CrawlError;
+use crate::crawl_graph::CrawlGraph;
+use crate::error::CrawlError;
 
-/// Hubs and authorities with their URLs.
+/// The top hubs and authorities, and what the hubs cite unvisited.
 pub(crate) struct Distilled {
-    pub(crate) hubs: Vec<(String, f64)>,
-    pub(crate) authorities: Vec<(String, f64)>,
+    pub(crate) hubs: Vec<(PageId, f64)>,
+    pub(crate) authorities: Vec<(PageId, f64)>,
     /// Unvisited pages cited by hubs above the percentile.
     pub(crate) missed: Vec<PageId>,
 }
 
-fn host_id(url: &str) -> u64 {
-    HostKey::of_url(url).map_or(0, |h| h.id())
-}
-
+/// Distils `graph`: the `top_k` best hubs and authorities (scores above
+/// zero) and the unvisited citations of hubs above `hub_percentile`.
 pub(crate) fn distill(
-    store: &Store,
+    graph: &CrawlGraph,
     top_k: usize,
     hub_percentile: f64,
 ) -> Result<Distilled, CrawlError> {
-    let mut urls: HashMap<u64, String> = HashMap::new();
-    let mut builder = GraphBuilder::new();
-    for page in store.pages() {
-        let p = page?;
-        builder.add_node(PageId(p.id), host_id(&p.url), p.relevance, true);
-        urls.insert(p.id, p.url);
-    }
-    for link in store.links_with_urls() {
-        let (from, to, url) = link?;
-        if let std::collections::hash_map::Entry::Vacant(e) = urls.entry(to) {
-            builder.add_node(PageId(to), host_id(&url), 0.0, false);
-            e.insert(url);
-        }
-        builder.add_edge(PageId(from), PageId(to));
-    }
-    let graph = builder
-        .build()
-        .map_err(|e| CrawlError::Distill(e.to_string()))?;
+    let graph = graph.build()?;
     let hits =
         Hits::new(HitsConfig::relevance_1999()).map_err(|e| CrawlError::Distill(e.to_string()))?;
     let scores = hits.run(&graph);
-    let name = |v: Vec<(PageId, f64)>| -> Vec<(String, f64)> {
-        v.into_iter()
-            .filter(|(_, s)| *s > 0.0)
-            .filter_map(|(id, s)| urls.get(&id.0).map(|u| (u.clone(), s)))
-            .collect()
-    };
+    let positive = |v: Vec<(PageId, f64)>| v.into_iter().filter(|(_, s)| *s > 0.0).collect();
     let missed = scores
         .missed_neighbours(&graph, hub_percentile)
         .map_err(|e| CrawlError::Distill(e.to_string()))?
@@ -62,8 +39,39 @@ pub(crate) fn distill(
         .map(|(id, _)| id)
         .collect();
     Ok(Distilled {
-        hubs: name(scores.top_hubs(top_k)),
-        authorities: name(scores.top_authorities(top_k)),
+        hubs: positive(scores.top_hubs(top_k)),
+        authorities: positive(scores.top_authorities(top_k)),
         missed,
     })
+}
+
+/// The URLs of `pages` (fetched, queued, or only linked), with their scores.
+pub(crate) fn named(
+    store: &Store,
+    pages: &[(PageId, f64)],
+) -> Result<Vec<(String, f64)>, CrawlError> {
+    let mut urls: HashMap<u64, String> = HashMap::new();
+    for (id, _) in pages {
+        if let Some(p) = store.get_page(id.0)? {
+            urls.insert(id.0, p.url);
+        } else if let Some(q) = store.get_queued(id.0)? {
+            urls.insert(id.0, q.url);
+        }
+    }
+    if urls.len() < pages.len() {
+        // Pages only linked (never queued): their URL is on a stored link.
+        for link in store.links_with_urls() {
+            let (_, to, url) = link?;
+            if pages.iter().any(|(id, _)| id.0 == to) {
+                urls.entry(to).or_insert(url);
+                if urls.len() == pages.len() {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(pages
+        .iter()
+        .filter_map(|(id, s)| urls.get(&id.0).map(|u| (u.clone(), *s)))
+        .collect())
 }

@@ -11,7 +11,7 @@ use focus_fetch::{Body, FetchOutcome};
 use focus_frontier::Candidate;
 use focus_store::PageRecord;
 
-use crate::engine::Parts;
+use crate::parts::Analysis;
 
 /// A fetched page, judged: its store record, its distinct followable links
 /// and the classifier's judgement (`None` when there was no text to judge).
@@ -63,7 +63,7 @@ pub(crate) fn failed(c: &Candidate, status: u16, error: String) -> Judged {
 pub(crate) fn judge(
     c: &Candidate,
     outcome: &FetchOutcome,
-    parts: &Parts,
+    analysis: &Analysis,
     canon: &Canonicalizer,
 ) -> Judged {
     let page = match outcome {
@@ -79,10 +79,10 @@ pub(crate) fn judge(
     record.status = page.status;
     record.bytes = page.wire_bytes;
     let doc = focus_html::analyze(html, &page.final_url, canon);
-    let counts = parts.featurizer.document(&doc);
-    let judgement = parts.classifier.classify(&counts);
+    let counts = analysis.featurizer.document(&doc);
+    let judgement = analysis.classifier.classify(&counts);
     record.relevance = judgement.relevance;
-    record.class = judgement.best.map(|b| parts.taxonomy.path(b).to_owned());
+    record.class = judgement.best.map(|b| analysis.taxonomy.path(b).to_owned());
     record.content_hash = Some(xxhash(html));
     let follow = !(doc.meta_robots.nofollow || page.robots.nofollow);
     let mut seen = HashSet::new();
@@ -111,11 +111,11 @@ fn xxhash(s: &str) -> u64 {
 pub(crate) fn judge_guarded(
     c: &Candidate,
     outcome: &FetchOutcome,
-    parts: &Parts,
+    analysis: &Analysis,
     canon: &Canonicalizer,
 ) -> Judged {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        judge(c, outcome, parts, canon)
+        judge(c, outcome, analysis, canon)
     }))
     .unwrap_or_else(|_| {
         tracing::error!(url = %c.url, "analysis panicked; the page is recorded as failed");
@@ -134,7 +134,6 @@ mod tests {
     use focus_text::{SparseVec, TextConfig};
 
     use super::*;
-    use crate::policy::SoftFocus;
     use focus_classify::Featurizer;
 
     /// Judges every page relevant, or panics when the page says "boom".
@@ -156,18 +155,15 @@ mod tests {
         }
     }
 
-    fn parts() -> Parts {
+    fn analysis_parts() -> Analysis {
         let featurizer = Featurizer::new(TextConfig::default());
-        Parts {
+        Analysis {
             fetcher: Fetcher::new(FetchConfig::default()).unwrap(),
             classifier: Arc::new(Fragile {
                 boom: featurizer.text("boom"),
             }),
             taxonomy: Taxonomy::new(),
             featurizer,
-            policy: Box::new(SoftFocus::VLDB),
-            seeds: Vec::new(),
-            truth: None,
         }
     }
 
@@ -190,13 +186,13 @@ mod tests {
 
     #[test]
     fn a_page_is_judged_and_its_links_kept_once_each() {
-        let (parts, canon) = (parts(), Canonicalizer::default());
+        let (analysis, canon) = (analysis_parts(), Canonicalizer::default());
         let url = canon.canonicalize("http://a.test/x.html").unwrap();
         let c = Candidate::new(url.clone(), 2, None, 1.0);
         let html = r#"<html><title>wheels</title><body><p>bicycle wheels and spokes</p>
             <a href="/y.html">y</a><a href="/y.html">y again</a><a href="x.html">self</a>
             <a href="http://b.test/" rel="nofollow">b</a></body></html>"#;
-        let j = judge_guarded(&c, &Ok(page(&url, html)), &parts, &canon);
+        let j = judge_guarded(&c, &Ok(page(&url, html)), &analysis, &canon);
         assert_eq!(j.record.status, 200);
         assert_eq!(j.record.error, None);
         assert_eq!(j.record.depth, 2);
@@ -208,21 +204,21 @@ mod tests {
 
     #[test]
     fn a_panic_while_judging_becomes_a_failed_page() {
-        let (parts, canon) = (parts(), Canonicalizer::default());
+        let (analysis, canon) = (analysis_parts(), Canonicalizer::default());
         let url = canon.canonicalize("http://a.test/boom.html").unwrap();
         let c = Candidate::new(url.clone(), 0, None, 1.0);
         let html = "<html><body><p>boom boom boom</p><a href='/z'>z</a></body></html>";
-        let j = judge_guarded(&c, &Ok(page(&url, html)), &parts, &canon);
+        let j = judge_guarded(&c, &Ok(page(&url, html)), &analysis, &canon);
         assert_eq!(j.record.error.as_deref(), Some("analysis_panicked"));
         assert!(j.judgement.is_none() && j.links.is_empty() && !j.follow);
     }
 
     #[test]
     fn a_fetch_error_is_recorded_with_its_label() {
-        let (parts, canon) = (parts(), Canonicalizer::default());
+        let (analysis, canon) = (analysis_parts(), Canonicalizer::default());
         let url = canon.canonicalize("http://a.test/").unwrap();
         let c = Candidate::new(url, 0, None, 1.0);
-        let j = judge_guarded(&c, &Err(FetchError::DisallowedByRobots), &parts, &canon);
+        let j = judge_guarded(&c, &Err(FetchError::DisallowedByRobots), &analysis, &canon);
         assert_eq!(j.record.error, Some(FetchError::DisallowedByRobots.label()));
         assert!(j.judgement.is_none());
     }

@@ -72,17 +72,30 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod apply;
+mod config;
+mod crawl_graph;
+mod dispatch;
 mod distill_step;
 mod engine;
+mod error;
 mod judge;
 pub mod link_value;
+mod observer;
 mod output;
+mod parts;
 mod pipeline;
 pub mod policy;
+mod resume;
+mod scorer;
 pub mod stagnation;
 mod tally;
 
-pub use engine::{run, CrawlConfig, CrawlError, Observer, Parts, Progress, Truth, TruthFn};
+pub use config::CrawlConfig;
+pub use engine::run;
+pub use error::CrawlError;
 /// The featurizer moved to `focus-classify`, next to the classifiers it
 /// feeds; re-exported here for callers of the engine.
 pub use focus_classify::Featurizer;
+pub use observer::{Observer, Progress};
+pub use parts::Parts;
+pub use scorer::{Truth, TruthFn};

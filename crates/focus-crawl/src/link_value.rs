@@ -2,7 +2,7 @@
 //! fetches, by link kind: same site (registered domain) or cross site. Fed
 //! (parent R, link kind, child R) for every fetched page that has a
 //! parent, in pop order, from the classifier's judgements only (never
-//! ground truth). Must not read the frontier or decide an order.
+//! the evaluation's labels). Must not read the frontier or decide an order.
 //!
 //! The 1999 soft-focus rule gives every outlink its parent's relevance R:
 //! it assumes all links of a relevant page are equally good. On the real

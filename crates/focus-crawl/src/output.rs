@@ -10,7 +10,7 @@ use std::path::Path;
 use focus_eval::{harvest_plot, Summary};
 use focus_store::PageRecord;
 
-use crate::engine::CrawlError;
+use crate::error::CrawlError;
 
 /// Appends `pages.jsonl` lines.
 pub(crate) struct PagesLog(BufWriter<File>);

@@ -23,8 +23,9 @@ use focus_frontier::Candidate;
 use tokio::sync::mpsc;
 use tokio::task::{JoinHandle, JoinSet};
 
-use crate::engine::{CrawlError, Parts};
+use crate::error::CrawlError;
 use crate::judge::{self, Judged};
+use crate::parts::Analysis;
 
 /// The work of the two stages: the crawl's is [`PageStages`]; tests plug in
 /// fetches with chosen delays and failures.
@@ -37,14 +38,14 @@ pub(crate) trait Stages: Send + Sync + 'static {
 
 /// The crawl's stages: the fetcher, then parse, featurise and classify.
 pub(crate) struct PageStages {
-    parts: Arc<Parts>,
+    analysis: Arc<Analysis>,
     canon: Canonicalizer,
 }
 
 impl PageStages {
-    pub(crate) fn new(parts: Arc<Parts>) -> Self {
+    pub(crate) fn new(analysis: Arc<Analysis>) -> Self {
         Self {
-            parts,
+            analysis,
             canon: Canonicalizer::default(),
         }
     }
@@ -52,11 +53,11 @@ impl PageStages {
 
 impl Stages for PageStages {
     fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send {
-        self.parts.fetcher.fetch(&c.url)
+        self.analysis.fetcher.fetch(&c.url)
     }
 
     fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged {
-        judge::judge_guarded(c, outcome, &self.parts, &self.canon)
+        judge::judge_guarded(c, outcome, &self.analysis, &self.canon)
     }
 }
 

@@ -12,7 +12,7 @@
 //! | [`RandomOrder`] | 1999 "unfocused" | every page | — | seeded random |
 //! | [`BestFirst`] | Diligenti's "standard focused" | every page | classifier score of the parent | score ↓ |
 
-use focus_core::{Taxonomy, TopicId};
+use focus_core::{ChildPriority, Crawler, SoftOrder, Taxonomy, TopicId};
 
 use crate::link_value::{LinkKind, LinkValue};
 
@@ -264,6 +264,26 @@ impl Policy for BestFirst {
         Expansion::Expand {
             priority: LinkPriority::uniform(page.relevance.clamp(0.0, 1.0)),
         }
+    }
+}
+
+/// The policy a [`Crawler`] names.
+pub fn for_crawler(crawler: Crawler) -> Box<dyn Policy> {
+    match crawler {
+        Crawler::Soft { order, priority } => {
+            let paper = match order {
+                SoftOrder::Vldb => SoftFocus::VLDB,
+                SoftOrder::Www => SoftFocus::WWW,
+            };
+            Box::new(match priority {
+                ChildPriority::Paper => paper,
+                ChildPriority::Learnt => paper.with_learnt_links(),
+            })
+        }
+        Crawler::Hard => Box::new(HardFocus),
+        Crawler::BreadthFirst => Box::new(BreadthFirst),
+        Crawler::Random => Box::new(RandomOrder),
+        Crawler::BestFirst => Box::new(BestFirst),
     }
 }
 

@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use focus_app::{run, Personality};
-use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_app::run;
+use focus_cli::{CrawlPlan, Crawler, Strategy, TopicSource};
 use focus_experiments::eval::crawls::{hub_seeds, score, topic_seeds};
 use focus_experiments::eval::split::Split;
 use focus_websim::{Corpus, Site};
@@ -19,7 +19,7 @@ fn corpus_dir() -> Option<PathBuf> {
         .ok()
 }
 
-fn plan(corpus: &Path, out: &Path, pages: u64, baseline: Option<Baseline>) -> CrawlPlan {
+fn plan(corpus: &Path, out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     let source = TopicSource::Corpus {
         dir: corpus.to_path_buf(),
         good: vec!["subject.Science.Biology.Birds".into()],
@@ -28,7 +28,7 @@ fn plan(corpus: &Path, out: &Path, pages: u64, baseline: Option<Baseline>) -> Cr
     };
     CrawlPlan {
         max_pages: pages,
-        baseline,
+        strategy: Strategy::of(crawler),
         ..CrawlPlan::new(source, out.to_path_buf())
     }
 }
@@ -45,12 +45,9 @@ fn lines(out: &Path) -> Vec<serde_json::Value> {
 async fn a_corpus_crawl_has_the_websims_outputs_and_its_truth() {
     let Some(corpus) = corpus_dir() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let soft = run(
-        &plan(&corpus, &dir.path().join("soft"), 300, None),
-        Personality::Soft,
-    )
-    .await
-    .unwrap();
+    let soft = run(&plan(&corpus, &dir.path().join("soft"), 300, Crawler::SOFT))
+        .await
+        .unwrap();
     for f in [
         "pages.jsonl",
         "summary.json",
@@ -73,15 +70,12 @@ async fn a_corpus_crawl_has_the_websims_outputs_and_its_truth() {
             "{url}"
         );
     }
-    let bfs = run(
-        &plan(
-            &corpus,
-            &dir.path().join("bfs"),
-            300,
-            Some(Baseline::BreadthFirst),
-        ),
-        Personality::Soft,
-    )
+    let bfs = run(&plan(
+        &corpus,
+        &dir.path().join("bfs"),
+        300,
+        Crawler::BreadthFirst,
+    ))
     .await
     .unwrap();
     let (s, b) = (

@@ -18,13 +18,13 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_cli::{CrawlPlan, Strategy, TopicSource};
 use focus_core::TopicId;
 use focus_websim::{Corpus, Site};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use super::split::Split;
-use focus_app::{run, AppError, Personality};
+use focus_app::{run, AppError};
 
 /// Hub seeds: the corpus's most linked-to pages.
 pub const HUB_SEEDS: usize = 5;
@@ -81,9 +81,9 @@ pub enum Crawler {
     Soft,
     /// `focus-hard`.
     Hard,
-    /// `focus-soft --bfs`.
+    /// `focus-soft --baseline bfs`.
     BreadthFirst,
-    /// `focus-soft --unfocused`.
+    /// `focus-soft --baseline random`.
     Random,
     /// `xtask/reference/crawl_sklearn.py` (optional).
     Reference,
@@ -296,12 +296,12 @@ async fn crawl(
             .await
             .map(Some);
     }
-    let (personality, baseline) = match crawler {
-        Crawler::Soft | Crawler::Reference => (Personality::Soft, None),
-        Crawler::Hard => (Personality::Hard, None),
-        Crawler::BreadthFirst => (Personality::Soft, Some(Baseline::BreadthFirst)),
-        Crawler::Random => (Personality::Soft, Some(Baseline::Random)),
-    };
+    let strategy = Strategy::of(match crawler {
+        Crawler::Soft | Crawler::Reference => focus_cli::Crawler::SOFT,
+        Crawler::Hard => focus_cli::Crawler::Hard,
+        Crawler::BreadthFirst => focus_cli::Crawler::BreadthFirst,
+        Crawler::Random => focus_cli::Crawler::Random,
+    });
     let source = TopicSource::Corpus {
         dir: cfg.corpus.clone(),
         good: vec![category.to_owned()],
@@ -311,10 +311,10 @@ async fn crawl(
     let plan = CrawlPlan {
         max_pages: cfg.pages as u64,
         seed: cfg.seed,
-        baseline,
+        strategy,
         ..CrawlPlan::new(source, dir.to_path_buf())
     };
-    run(&plan, personality).await?;
+    run(&plan).await?;
     read_urls(&dir.join("pages.jsonl")).map(Some)
 }
 

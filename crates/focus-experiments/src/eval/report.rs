@@ -153,7 +153,7 @@ fn render(
          held-out articles of the category. Recall is the share of the scored pages fetched \
          within the budget; harvest is scored pages per fetch attempt.\n\n\
          Crawlers: `soft` and `hard` are `focus-soft` and `focus-hard` with their defaults; \
-         `breadth-first` and `random` are `focus-soft --bfs` and `--unfocused`; `sklearn \
+         `breadth-first` and `random` are `focus-soft --baseline bfs` and `--baseline random`; `sklearn \
          reference` is `xtask/reference/crawl_sklearn.py` (soft focus with a scikit-learn \
          logistic regression on TF-IDF, no distiller; run only where scikit-learn is \
          installed).\n",

@@ -7,11 +7,11 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use focus_cli::{Baseline, CrawlPlan, TopicSource};
+use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSource};
 
 use super::measures::{host_of, ratio};
 use super::{input, ReproConfig};
-use focus_app::{run, AppError, Personality};
+use focus_app::{run, AppError};
 
 /// One fetched page, as read back from `pages.jsonl`.
 #[derive(Debug, Clone)]
@@ -89,13 +89,19 @@ fn read_pages(dir: &Path) -> Result<Vec<Fetched>, AppError> {
     Ok(out)
 }
 
+/// The papers' soft-focus crawler: each outlink worth its parent's
+/// relevance, in the VLDB paper's order.
+pub(super) const PAPER_SOFT: Crawler = Crawler::Soft {
+    order: SoftOrder::Vldb,
+    priority: ChildPriority::Paper,
+};
+
 pub(super) async fn crawl(
     cfg: &ReproConfig,
     name: &str,
     good: &str,
     seeds: &Path,
-    personality: Personality,
-    baseline: Option<Baseline>,
+    crawler: Crawler,
 ) -> Result<Crawl, AppError> {
     let dir = cfg.work.join(name);
     if dir.exists() {
@@ -108,13 +114,11 @@ pub(super) async fn crawl(
     };
     let plan = CrawlPlan {
         max_pages: cfg.pages,
-        // The papers' crawler: each outlink worth its parent's relevance.
-        paper_priority: true,
+        strategy: Strategy::of(crawler),
         seed: cfg.seed,
-        baseline,
         ..CrawlPlan::new(source, dir.clone())
     };
-    let summary = run(&plan, personality).await?;
+    let summary = run(&plan).await?;
     tracing::info!(
         "{name}: {} pages, true harvest {:.3}",
         summary.pages_fetched,

@@ -16,7 +16,7 @@ pub(super) fn report(cfg: &ReproConfig, results: &[TopicResult]) -> String {
          {SEEDS} seeds per topic from `Web::seed_urls`; the overlap crawls start from \
          disjoint halves of them). Harvest is ground truth from the websim; R is the \
          crawler's own naive-Bayes relevance. The soft crawls are the papers' own \
-         (`--paper-priority`: every outlink worth its parent's relevance); the default \
+         (`--child-priority paper`: every outlink worth its parent's relevance); the default \
          soft crawl, which also learns what same-site and cross-site links yield, is \
          measured in `docs/crawl.md`. The websim is synthetic: these numbers say \
          how the crawlers behave on its calibrated link and text model, not on the web.\n",

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
-use focus_cli::Baseline;
+use focus_cli::Crawler;
 use focus_core::{CanonicalUrl, Canonicalizer};
 use focus_eval::{histogram, line_chart, overlap_curve, HarvestTracker, Series};
 use focus_websim::Web;
@@ -13,7 +13,7 @@ use focus_websim::Web;
 use super::crawls::{crawl, top_authority_hosts, Crawl};
 use super::measures::{coverage_curve, host_distances, host_of, last, points, ratio};
 use super::{input, write, ReproConfig, COVERAGE_LOG_R, CURVE_STEP, SEEDS, WINDOW};
-use focus_app::{AppError, Personality};
+use focus_app::AppError;
 
 /// Everything measured on one topic.
 pub(super) struct TopicResult {
@@ -77,26 +77,16 @@ pub(super) async fn topic(
         &format!("{slug}-unfocused"),
         path,
         all,
-        Personality::Soft,
-        Some(Baseline::Random),
+        Crawler::Random,
     )
     .await?;
-    let hard = crawl(
-        cfg,
-        &format!("{slug}-hard"),
-        path,
-        all,
-        Personality::Hard,
-        None,
-    )
-    .await?;
+    let hard = crawl(cfg, &format!("{slug}-hard"), path, all, Crawler::Hard).await?;
     let soft = crawl(
         cfg,
         &format!("{slug}-soft"),
         path,
         all,
-        Personality::Soft,
-        None,
+        super::crawls::PAPER_SOFT,
     )
     .await?;
     let a = crawl(
@@ -104,8 +94,7 @@ pub(super) async fn topic(
         &format!("{slug}-soft-a"),
         path,
         &seed_files["a"],
-        Personality::Soft,
-        None,
+        super::crawls::PAPER_SOFT,
     )
     .await?;
     let b = crawl(
@@ -113,8 +102,7 @@ pub(super) async fn topic(
         &format!("{slug}-soft-b"),
         path,
         &seed_files["b"],
-        Personality::Soft,
-        None,
+        super::crawls::PAPER_SOFT,
     )
     .await?;
 

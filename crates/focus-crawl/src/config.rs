@@ -1,0 +1,69 @@
+//! Engine settings: how long a crawl runs, how it batches and distils,
+//! where it writes. What the crawl is made of is [`crate::Parts`].
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use focus_core::{defaults, Dispatch};
+
+use crate::stagnation::StagnationConfig;
+
+/// Engine settings.
+#[derive(Debug, Clone)]
+pub struct CrawlConfig {
+    /// Stop after this many fetch attempts (resumed ones included).
+    pub max_pages: u64,
+    /// Stop after this long.
+    pub time_limit: Option<Duration>,
+    /// URLs fetched concurrently per batch.
+    pub batch: usize,
+    /// Distil every this many pages (policies that use the distiller).
+    pub distill_every: u64,
+    /// Hubs above this percentile have their unvisited citations raised.
+    pub hub_percentile: f64,
+    /// Output directory (the store lives in `store/` inside it).
+    pub out: PathBuf,
+    /// Seed of the random order.
+    pub seed: u64,
+    /// Continue the crawl stored in `out`.
+    pub resume: bool,
+    /// Moving-average window of the harvest rate.
+    pub window: usize,
+    /// When to diagnose stagnation.
+    pub stagnation: StagnationConfig,
+    /// Which URLs fill a batch: by default a crawl ordered by priority
+    /// fetches only URLs at least as promising as its recent harvest while
+    /// such URLs exist, and waits for their hosts' politeness intervals
+    /// rather than spend fetches on worse ones.
+    pub dispatch: Dispatch,
+    /// Queued URLs the frontier keeps in memory; beyond it they go to its
+    /// disk-backed cold tier (`None`: all in memory). Changes memory only,
+    /// never the crawl's order.
+    pub frontier_memory: Option<usize>,
+    /// Set to stop cleanly between batches (Ctrl-C).
+    pub stop: Arc<AtomicBool>,
+}
+
+impl CrawlConfig {
+    /// Defaults ([`focus_core::defaults`], the same as the flags') for a
+    /// crawl writing to `out`.
+    pub fn new(out: PathBuf) -> Self {
+        Self {
+            max_pages: defaults::MAX_PAGES,
+            time_limit: None,
+            batch: defaults::BATCH,
+            distill_every: defaults::DISTILL_EVERY,
+            hub_percentile: defaults::HUB_PERCENTILE,
+            out,
+            seed: defaults::SEED,
+            resume: false,
+            window: defaults::HARVEST_WINDOW,
+            stagnation: StagnationConfig::default(),
+            dispatch: Dispatch::default(),
+            frontier_memory: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Why a crawl could not run or finish.
+
+use std::path::{Path, PathBuf};
+
+/// Why a crawl could not run or finish.
+#[derive(Debug, thiserror::Error)]
+pub enum CrawlError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] focus_store::StoreError),
+    /// A file of the output directory could not be written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Writing an output failed.
+    #[error("output: {0}")]
+    Output(String),
+    /// The distiller failed.
+    #[error("distiller: {0}")]
+    Distill(String),
+    /// The output directory holds a crawl and `resume` was not asked for.
+    #[error(
+        "{0} already holds a crawl store: pass --resume to continue it, or choose another --out"
+    )]
+    Exists(PathBuf),
+    /// Nothing to crawl.
+    #[error("no seed URLs")]
+    NoSeeds,
+}
+
+impl CrawlError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! What a crawl is made of, and how the engine splits it: the page
+//! analysis (fetcher, classifier, taxonomy, featurizer) goes to the
+//! pipeline, the policy to the apply step, the truth to the scorer.
+
+use std::sync::Arc;
+
+use focus_classify::{Classifier, Featurizer};
+use focus_core::{CanonicalUrl, Taxonomy};
+use focus_fetch::Fetcher;
+
+use crate::policy::Policy;
+use crate::scorer::{Scorer, Truth};
+
+/// What the crawl is made of.
+pub struct Parts {
+    /// The fetcher.
+    pub fetcher: Fetcher,
+    /// The classifier.
+    pub classifier: Arc<dyn Classifier>,
+    /// The taxonomy with the good marks (for hard focus and class names).
+    pub taxonomy: Taxonomy,
+    /// How pages become term counts (must match the classifier's training).
+    pub featurizer: Featurizer,
+    /// The crawler's personality ([`crate::policy::for_crawler`] gives the
+    /// one a [`focus_core::Crawler`] names).
+    pub policy: Box<dyn Policy>,
+    /// Where the crawl starts.
+    pub seeds: Vec<CanonicalUrl>,
+    /// Ground truth for evaluation, when known: only the scorer sees it.
+    pub truth: Option<Truth>,
+}
+
+/// How a fetched page is turned into a judgement (shared with the
+/// pipeline's rayon tasks).
+pub(crate) struct Analysis {
+    pub(crate) fetcher: Fetcher,
+    pub(crate) classifier: Arc<dyn Classifier>,
+    pub(crate) taxonomy: Taxonomy,
+    pub(crate) featurizer: Featurizer,
+}
+
+/// [`Parts`] taken apart: each piece goes only where it is used.
+pub(crate) struct Split {
+    pub(crate) analysis: Arc<Analysis>,
+    pub(crate) policy: Box<dyn Policy>,
+    pub(crate) seeds: Vec<CanonicalUrl>,
+    pub(crate) scorer: Scorer,
+}
+
+impl Parts {
+    pub(crate) fn split(self) -> Split {
+        let Parts {
+            fetcher,
+            classifier,
+            taxonomy,
+            featurizer,
+            policy,
+            seeds,
+            truth,
+        } = self;
+        Split {
+            analysis: Arc::new(Analysis {
+                fetcher,
+                classifier,
+                taxonomy,
+                featurizer,
+            }),
+            policy,
+            seeds,
+            scorer: Scorer::new(truth),
+        }
+    }
+}

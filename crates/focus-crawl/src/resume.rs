@@ -1,0 +1,115 @@
+//! Opening a crawl: a fresh one is seeded, a stored one resumed. On
+//! resume fetched pages are never fetched again, queued URLs come back in
+//! their original order, and the tally, link values, link graph and host
+//! timings are rebuilt from the store so the crawl goes on as it would
+//! have.
+
+use std::collections::{HashMap, HashSet};
+
+use focus_core::{CanonicalUrl, Canonicalizer, DomainKey, HostKey, PageId};
+use focus_frontier::Candidate;
+
+use crate::apply::{host_limit_key, host_ready_key, learn_link, queued, stored_seq, CrawlState};
+use crate::error::CrawlError;
+use crate::parts::Analysis;
+use crate::scorer::Scorer;
+
+/// Queues the seeds of a fresh crawl (frontier and store).
+pub(crate) fn seed(st: &mut CrawlState, seeds: &[CanonicalUrl]) -> Result<(), CrawlError> {
+    if seeds.is_empty() {
+        return Err(CrawlError::NoSeeds);
+    }
+    let seeds: Vec<Candidate> = seeds
+        .iter()
+        .map(|u| Candidate::new(u.clone(), 0, None, 1.0))
+        .collect();
+    for c in &seeds {
+        st.frontier.push(c.clone());
+    }
+    let stored: Vec<_> = seeds.iter().map(|c| queued(c, &st.frontier)).collect();
+    st.store.enqueue(&stored)?;
+    Ok(())
+}
+
+/// Rebuilds the crawl state from its store; returns the notice to show.
+pub(crate) fn resume(
+    st: &mut CrawlState,
+    analysis: &Analysis,
+    scorer: &Scorer,
+) -> Result<String, CrawlError> {
+    let canon = Canonicalizer::default();
+    let mut hosts = HashSet::new();
+    // In fetch order, so the harvest moving average (which sets the
+    // dispatch floor) and the stagnation census end where they stopped.
+    let mut pages = st.store.pages().collect::<Result<Vec<_>, _>>()?;
+    pages.sort_by_key(|p| (p.fetched_at_ms, p.id));
+    let urls: Vec<Option<CanonicalUrl>> = pages
+        .iter()
+        .map(|p| canon.canonicalize(&p.url).ok())
+        .collect();
+    // Each page's relevance and site, for the link yields of its children.
+    let sites: HashMap<u64, (f64, DomainKey)> = pages
+        .iter()
+        .zip(&urls)
+        .filter_map(|(p, u)| Some((p.id, (p.relevance, u.as_ref()?.domain_key()))))
+        .collect();
+    for (p, url) in pages.iter().zip(&urls) {
+        st.frontier.mark_seen(PageId(p.id));
+        if let Some(url) = url {
+            let host = url.host_key();
+            st.frontier.note_served(&host);
+            hosts.insert(host);
+        }
+        if let Some((_, site)) = sites.get(&p.id) {
+            let parent = p.parent.and_then(|id| sites.get(&id));
+            learn_link(&mut st.tally, parent, site, p.relevance);
+        }
+        let best = p.class.as_deref().and_then(|c| analysis.taxonomy.find(c));
+        let truth = scorer.page(&p.url, p.error.is_none());
+        st.tally.push(p.id, p.relevance, best, truth);
+    }
+    rebuild_graph(st, &pages)?;
+    for host in &hosts {
+        if let Some(limit) = st.store.get_meta::<u32>(&host_limit_key(host))? {
+            st.frontier.set_host_limit(host, limit);
+        }
+        if let Some(at) = st.store.get_meta::<u64>(&host_ready_key(host))? {
+            st.frontier.cool_until(host, at);
+        }
+    }
+    let mut stored = st.store.queued().collect::<Result<Vec<_>, _>>()?;
+    stored.sort_by_key(stored_seq);
+    for q in stored {
+        if let Ok(url) = canon.canonicalize(&q.url) {
+            st.frontier.push(Candidate::new(
+                url,
+                q.depth,
+                q.parent.map(PageId),
+                q.priority,
+            ));
+        }
+    }
+    Ok(format!(
+        "resumed: {} pages already fetched, {} queued",
+        st.tally.fetched,
+        st.frontier.len()
+    ))
+}
+
+fn host_id(url: &str) -> u64 {
+    HostKey::of_url(url).map_or(0, |h| h.id())
+}
+
+/// The link graph of the stored pages and links.
+fn rebuild_graph(st: &mut CrawlState, pages: &[focus_store::PageRecord]) -> Result<(), CrawlError> {
+    let mut out: HashMap<u64, Vec<(u64, u64)>> = HashMap::new();
+    for link in st.store.links_with_urls() {
+        let (from, to, url) = link?;
+        out.entry(from).or_default().push((to, host_id(&url)));
+    }
+    for p in pages {
+        let links = out.remove(&p.id).unwrap_or_default();
+        st.graph.page(p.id, host_id(&p.url), p.relevance, links);
+    }
+    Ok(())
+}
