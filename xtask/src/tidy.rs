@@ -1,7 +1,8 @@
 //! `cargo xtask tidy`: repository conventions that rustc and clippy do not
 //! check: every tracked `.rs` file opens with a `//!` doc saying what it
-//! owns, and the dependency rules of `docs/ARCHITECTURE.md`'s *Architecture
-//! Invariant* lines hold in `cargo metadata` (see [`RULES`]).
+//! owns, the dependency rules of `docs/ARCHITECTURE.md`'s *Architecture
+//! Invariant* lines hold in `cargo metadata` (see [`RULES`]), and the crawl
+//! engine's stages stay stages (see [`STAGES`]).
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +11,88 @@ use anyhow::{bail, Result};
 /// Runs every tidy check under `root`.
 pub(crate) fn run(root: &Path) -> Result<()> {
     docs(root)?;
-    dependencies(root)
+    dependencies(root)?;
+    stages(root)
+}
+
+/// The engine's stage files: none may import the engine back, and the ones
+/// that decide what to fetch (`blind`) may not name the ground truth at all,
+/// so a policy cannot reach it even by a type it could be handed.
+struct Stages {
+    dir: &'static str,
+    engine: &'static str,
+    blind: &'static [&'static str],
+}
+
+const STAGES: &[Stages] = &[
+    Stages {
+        dir: "crates/focus-crawl/src",
+        engine: "engine",
+        blind: &[
+            "policy.rs",
+            "judge.rs",
+            "pipeline.rs",
+            "dispatch.rs",
+            "link_value.rs",
+            "stagnation.rs",
+        ],
+    },
+    Stages {
+        dir: "crates/focus-frontier/src",
+        engine: "",
+        blind: &["*"],
+    },
+];
+
+fn stages(root: &Path) -> Result<()> {
+    let mut offences = Vec::new();
+    let mut checked = 0;
+    for rule in STAGES {
+        let mut files = Vec::new();
+        collect_rs(&root.join(rule.dir), &mut files);
+        for file in files {
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&file)?;
+            let shown = file
+                .strip_prefix(root)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            checked += 1;
+            offences.extend(
+                stage_offences(rule, &name, &text)
+                    .into_iter()
+                    .map(|o| format!("{shown}: {o}")),
+            );
+        }
+    }
+    if offences.is_empty() {
+        println!("tidy: {checked} engine-stage files import no engine and the deciding ones never name the truth");
+        Ok(())
+    } else {
+        bail!("tidy: engine stages broken:\n  {}", offences.join("\n  "))
+    }
+}
+
+fn stage_offences(rule: &Stages, name: &str, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let stem = name.trim_end_matches(".rs");
+    if !rule.engine.is_empty() && stem != rule.engine && stem != "lib" {
+        for pattern in ["crate::", "super::"] {
+            let import = format!("{pattern}{}", rule.engine);
+            if text.contains(&import) {
+                out.push(format!("imports the engine back (`{import}`)"));
+            }
+        }
+    }
+    let blind = rule.blind.iter().any(|b| *b == "*" || *b == name);
+    if blind && text.to_lowercase().contains("truth") {
+        out.push("decides what to fetch, yet names the truth".to_owned());
+    }
+    out
 }
 
 /// A dependency rule: `dependency` may be a normal (or build) dependency
@@ -186,7 +268,7 @@ fn opens_with_module_doc(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{opens_with_module_doc, violations};
+    use super::{opens_with_module_doc, stage_offences, violations, STAGES};
 
     fn dep(p: &str, d: &str, kind: Option<&str>) -> (String, String, Option<String>) {
         (p.into(), d.into(), kind.map(Into::into))
@@ -208,6 +290,25 @@ mod tests {
         ]);
         assert_eq!(bad.len(), 3, "{bad:?}");
         assert!(bad[1].contains("ground truth"));
+    }
+
+    #[test]
+    fn stage_rules() {
+        let crawl = &STAGES[0];
+        assert!(stage_offences(crawl, "apply.rs", "use crate::scorer::Truth;").is_empty());
+        assert!(stage_offences(crawl, "engine.rs", "use crate::engine::x;").is_empty());
+        assert_eq!(
+            stage_offences(crawl, "apply.rs", "use crate::engine::Run;").len(),
+            1
+        );
+        assert_eq!(
+            stage_offences(crawl, "policy.rs", "fn f(t: &Truth) {}").len(),
+            1
+        );
+        assert_eq!(
+            stage_offences(&STAGES[1], "heap.rs", "// the truth").len(),
+            1
+        );
     }
 
     #[test]
