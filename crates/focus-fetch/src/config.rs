@@ -109,6 +109,12 @@ pub struct FetchConfig {
     pub host_interval: Duration,
     /// Concurrent connections per host.
     pub per_host_connections: usize,
+    /// How long an idle keep-alive connection is kept for the host's next
+    /// URL. A crawl touches many hosts, and every idle connection holds
+    /// its buffers (tens of KB), so the pool's memory is about fetch rate ×
+    /// this: long enough to outlast a host's politeness interval, no
+    /// longer.
+    pub idle_connection_timeout: Duration,
     /// Concurrent connections per registered domain.
     pub per_domain_connections: usize,
     /// Redirects followed before giving up.
@@ -150,6 +156,7 @@ impl Default for FetchConfig {
             extra_ca_pem: None,
             host_interval: Duration::from_secs(1),
             per_host_connections: 2,
+            idle_connection_timeout: Duration::from_secs(15),
             per_domain_connections: 5,
             max_redirects: 25,
             connect_timeout: Duration::from_secs(10),
@@ -171,11 +178,12 @@ impl Default for FetchConfig {
 impl FetchConfig {
     /// For a web served on this machine (the websim): no politeness
     /// interval, short timeouts (a loopback page that takes a second is a
-    /// slow host) and backoffs, and the given overrides.
+    /// slow host), backoffs and keep-alives, and the given overrides.
     pub fn loopback(connect_to: Vec<ConnectTo>) -> Self {
         Self {
             connect_to,
             host_interval: Duration::ZERO,
+            idle_connection_timeout: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(1),
             first_byte_timeout: Duration::from_secs(1),
             total_timeout: Duration::from_secs(2),

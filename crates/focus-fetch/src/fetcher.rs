@@ -60,7 +60,12 @@ impl Fetcher {
     pub fn new(cfg: FetchConfig) -> Result<Fetcher, FetchError> {
         let tls = tls_config(&cfg).map_err(FetchError::Tls)?;
         let client = Client::builder(TokioExecutor::new())
-            .pool_idle_timeout(Duration::from_secs(30))
+            .pool_idle_timeout(cfg.idle_connection_timeout)
+            // Without a timer the pool reaps an idle connection only when its
+            // host is asked for again: a crawl that leaves a host keeps its
+            // sockets and buffers (measured: 12,000 sockets and +600 MB by
+            // 50,000 pages of the million-page websim).
+            .pool_timer(hyper_util::rt::TokioTimer::new())
             .pool_max_idle_per_host(cfg.per_host_connections.max(1))
             .build(Connector::new(&cfg, tls));
         let hosts = Hosts::new(
