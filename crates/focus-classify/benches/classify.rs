@@ -1,6 +1,5 @@
 //! Classifications per second per core for each family on 20 KB-page-sized
-//! count vectors (~3,000 tokens, ~1,000 distinct terms, 8 classes), and the
-//! BulkProbe batch path against one-at-a-time scoring.
+//! count vectors (~3,000 tokens, ~1,000 distinct terms, 8 classes).
 
 use criterion::{Criterion, Throughput};
 use focus_classify::{
@@ -85,9 +84,6 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(test.len() as u64));
     g.bench_function("hier_nb one-at-a-time", |b| {
         b.iter(|| test.iter().map(|d| nb.classify(d).relevance).sum::<f64>());
-    });
-    g.bench_function("hier_nb bulkprobe batch", |b| {
-        b.iter(|| nb.classify_batch(&test).len());
     });
     g.bench_function("centroid cosine", |b| {
         b.iter(|| {

@@ -10,10 +10,10 @@
 //! siblings' probabilities sum to their parent's. Relevance is
 //! R(d) = Σ_{good c} Pr[c|d].
 //!
-//! The batch path ([`HierNb::classify_batch`]) is organised like the VLDB
-//! paper's BulkProbe: the (term, document, count) triples of the whole
-//! batch are sorted once and merge-joined with each node's sorted feature
-//! list, instead of one probe per term per document.
+//! The VLDB paper's BulkProbe (one sort of a batch's terms, merge-joined
+//! with each node's features) is not here: measured against one probe per
+//! term per document it was slower in memory (docs/classify.md), and the
+//! crawl classifies pages one at a time on rayon.
 
 use focus_core::{Taxonomy, TopicId};
 use focus_text::{SparseVec, TermId};
@@ -236,41 +236,6 @@ impl Classifier for HierNb {
     fn classify(&self, counts: &SparseVec) -> Judgement {
         self.judge(&self.posteriors(counts))
     }
-
-    /// BulkProbe: one sort of the batch's (term, doc, count) triples, then a
-    /// merge-join with each node's sorted features.
-    fn classify_batch(&self, docs: &[SparseVec]) -> Vec<Judgement> {
-        let mut triples: Vec<(TermId, u32, f64)> = docs
-            .iter()
-            .enumerate()
-            .flat_map(|(d, v)| v.entries().iter().map(move |&(t, n)| (t, d as u32, n)))
-            .collect();
-        triples.sort_by_key(|&(t, d, _)| (t, d));
-        // lls[doc][node] = per-child log likelihoods
-        let mut lls: Vec<Vec<Vec<f64>>> = docs
-            .iter()
-            .map(|_| self.nodes.iter().map(|m| m.log_prior.clone()).collect())
-            .collect();
-        for (ni, m) in self.nodes.iter().enumerate() {
-            let k = m.children.len();
-            let (mut i, mut j) = (0, 0);
-            while i < triples.len() && j < m.features.len() {
-                match triples[i].0.cmp(&m.features[j]) {
-                    std::cmp::Ordering::Less => i += 1,
-                    std::cmp::Ordering::Greater => j += 1,
-                    std::cmp::Ordering::Equal => {
-                        let row = &m.log_theta[j * k..(j + 1) * k];
-                        let (_, d, n) = triples[i];
-                        for (acc, lt) in lls[d as usize][ni].iter_mut().zip(row) {
-                            *acc += n * lt;
-                        }
-                        i += 1;
-                    }
-                }
-            }
-        }
-        lls.iter().map(|ll| self.judge(&self.chain(ll))).collect()
-    }
 }
 
 #[cfg(test)]
@@ -358,10 +323,7 @@ mod tests {
         assert!((p[px.0 as usize] + p[qx.0 as usize] - p[x.0 as usize]).abs() < 1e-12);
         let j = nb.classify(&d);
         assert!((j.relevance - p[px.0 as usize]).abs() < 1e-12);
-        // Batch (BulkProbe) agrees with one-at-a-time scoring.
-        let batch = nb.classify_batch(&[d.clone(), v(&[(4, 1.0)])]);
-        assert!((batch[0].relevance - j.relevance).abs() < 1e-12);
-        assert_eq!(batch[1].best, Some(y));
+        assert_eq!(nb.classify(&v(&[(4, 1.0)])).best, Some(y));
         // Marking another topic good needs no retraining.
         let mut nb2 = nb.clone();
         nb2.set_good(&[x]).unwrap();

@@ -3,8 +3,7 @@
 //! * [`HierNb`] — hierarchical multinomial naive Bayes over a taxonomy
 //!   (Chakrabarti et al. 1999): per-node feature selection, Laplace-smoothed
 //!   θ(c,t) (eq. 1 of the VLDB paper), Pr[c|d] by the chain rule, soft
-//!   relevance R(d) = Σ_good Pr[c|d], best leaf for hard focus, and a
-//!   BulkProbe-style batch path.
+//!   relevance R(d) = Σ_good Pr[c|d] and the best leaf for hard focus.
 //! * [`Centroids`] — Bergmark's TF-IDF centroids and cosine correlation
 //!   with a minimum term overlap and idf re-estimation.
 //! * [`SvmTree`] — BINGO!'s linear SVM per topic node against competing
@@ -85,11 +84,6 @@ pub struct Judgement {
 pub trait Classifier: Send + Sync {
     /// Judges one term-count vector.
     fn classify(&self, counts: &SparseVec) -> Judgement;
-
-    /// Judges many documents; families with a faster batch path override it.
-    fn classify_batch(&self, docs: &[SparseVec]) -> Vec<Judgement> {
-        docs.iter().map(|d| self.classify(d)).collect()
-    }
 }
 
 /// A labelled training document.
