@@ -231,3 +231,65 @@ async fn a_cold_frontier_changes_memory_not_the_crawl() {
     assert!(cold.join("frontier").is_dir());
     assert_eq!(urls(&warm), urls(&cold));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mirrored_page_is_marked_a_duplicate_and_not_expanded() {
+    use focus_websim::{FaultKind, Web, WebConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crawl");
+    let base = plan(&out, 40, Crawler::SOFT);
+    // The websim's mirror host serves a real host's pages with a note
+    // naming it: seed the crawl with a page and its mirrored copy.
+    let web = Web::new(WebConfig::default(), base.seed).unwrap();
+    let mirror = web
+        .faults()
+        .iter()
+        .find(|f| f.kind == FaultKind::Mirror)
+        .map(|f| f.host.clone())
+        .unwrap();
+    let copy = web.render(&mirror, "/");
+    let copy = String::from_utf8_lossy(&copy.body);
+    let original = copy
+        .split("Mirror of ")
+        .nth(1)
+        .and_then(|s| s.split(". ").next())
+        .unwrap()
+        .to_owned();
+    let seeds = dir.path().join("seeds.txt");
+    std::fs::write(&seeds, format!("http://{original}/\nhttp://{mirror}/\n")).unwrap();
+    let plan = CrawlPlan {
+        source: TopicSource::Websim {
+            good: vec![],
+            seeds: Some(seeds),
+            pages: None,
+        },
+        ..base
+    };
+    let summary = run(&plan).await.unwrap();
+    let lines: Vec<focus_core::PageLine> = std::fs::read_to_string(out.join("pages.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| focus_core::PageLine::parse(l).unwrap())
+        .collect();
+    let marked: Vec<&focus_core::PageLine> =
+        lines.iter().filter(|l| l.duplicate.is_some()).collect();
+    assert_eq!(summary.duplicate_pages, marked.len() as u64);
+    let seeds = [format!("http://{original}/"), format!("http://{mirror}/")];
+    // Whichever of the two came first is the original; the other repeats it.
+    let dup = marked
+        .iter()
+        .find(|l| seeds.contains(&l.url))
+        .expect("one of the two seeds is marked a duplicate");
+    let of = &dup.duplicate.as_ref().unwrap().of;
+    assert!(seeds.contains(of) && *of != dup.url, "{of}");
+    assert_eq!(dup.harvested_relevance(), 0.0);
+    for l in &marked {
+        assert!(
+            lines
+                .iter()
+                .all(|c| c.parent.as_deref() != Some(l.url.as_str())),
+            "a duplicate's links are not followed: {}",
+            l.url
+        );
+    }
+}

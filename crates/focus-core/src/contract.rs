@@ -1,5 +1,7 @@
 //! The crawl's output contract as types: one [`PageLine`] per fetch
-//! attempt in `pages.jsonl`, and [`StopReason`] in `summary.json`. The
+//! attempt in `pages.jsonl` (with its [`Duplicate`] mark, when its
+//! content repeats an earlier page's), and [`Summary`] with its
+//! [`StopReason`] in `summary.json`. The
 //! crawl writes them, the store exports them, and every reader (the
 //! reproductions, the evaluations, a user's script in Rust) parses them
 //! back with serde instead of spelling field names again.
@@ -19,6 +21,11 @@ pub struct PageLine {
     /// Links from the seeds.
     #[serde(default)]
     pub depth: u32,
+    /// Set when the page's text repeats a page fetched earlier in the
+    /// crawl (exactly or within the near-duplicate threshold): the crawl
+    /// did not expand it, learn from it or count it as harvest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicate: Option<Duplicate>,
     /// Why the fetch failed, when it did (a fetch error's label, e.g.
     /// `timeout`, `robots_disallowed`, `http_404`).
     #[serde(default)]
@@ -53,6 +60,99 @@ impl PageLine {
     pub fn parse(line: &str) -> Result<Self, serde_json::Error> {
         serde_json::from_str(line)
     }
+
+    /// What the fetch harvested, for harvest rates: its relevance, or 0 for
+    /// a duplicate (its content had been harvested already).
+    pub fn harvested_relevance(&self) -> f64 {
+        if self.duplicate.is_some() {
+            0.0
+        } else {
+            self.relevance
+        }
+    }
+}
+
+/// How a page was found to repeat another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DuplicateKind {
+    /// The canonical URL was seen.
+    Url,
+    /// The same path was fetched from the same IP address.
+    IpPath,
+    /// The exact same text was seen.
+    Content,
+    /// Text within the SimHash threshold of earlier text.
+    NearContent,
+}
+
+/// A fetched page's content repeats an earlier page's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Duplicate {
+    /// How it repeats it.
+    pub kind: DuplicateKind,
+    /// The URL of the earlier page.
+    pub of: String,
+}
+
+/// `summary.json` of the output contract.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Crawler personality (`soft`, `hard`, `bfs`, ...).
+    pub crawler: String,
+    /// Fetch attempts recorded.
+    pub pages_fetched: u64,
+    /// Fetched pages whose text repeated an earlier page's (marked in
+    /// `pages.jsonl`, not expanded, not counted as harvest).
+    #[serde(default)]
+    pub duplicate_pages: u64,
+    /// Mean estimated relevance.
+    pub harvest_rate_estimated: f64,
+    /// Fetch attempts per second of wall time.
+    pub pages_per_s: f64,
+    /// Wall time in seconds.
+    pub elapsed_s: f64,
+    /// Ground truth: fraction of relevant pages (websim only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harvest_rate_true: Option<f64>,
+    /// Ground truth over the last 1,000 pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harvest_rate_true_last_1000: Option<f64>,
+    /// Ground truth: relevant pages found / relevant pages in the web.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recall_true: Option<f64>,
+    /// Ground truth: pages of the good topics in the web. A crawl longer
+    /// than about half of it uses its topic up, and its late harvest then
+    /// says how much is left rather than how well it stays on topic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevant_pages_true: Option<u64>,
+    /// Why the crawl stopped.
+    #[serde(default)]
+    pub stopped_because: StopReason,
+    /// URLs still queued.
+    pub frontier_left: u64,
+    /// The stagnation diagnosis, if one was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stagnation: Option<String>,
+    /// Mean estimated relevance of pages reached by same-site links from
+    /// relevant pages (weighted by the parent's relevance), if any were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_yield_same_site: Option<f64>,
+    /// The same for cross-site links.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_yield_cross_site: Option<f64>,
+    /// Ground truth: fraction of fetched pages with known truth where the
+    /// crawl's own judgement (R >= 0.5) equals the truth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_relevant_agreement: Option<f64>,
+    /// Ground truth: of the pages judged relevant (R >= 0.5), the fraction
+    /// truly relevant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_relevant_precision: Option<f64>,
+    /// Ground truth: of the truly relevant pages fetched, the fraction
+    /// judged relevant (R >= 0.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_relevant_recall: Option<f64>,
 }
 
 /// Why a crawl stopped (`summary.json`'s `stopped_because`).
@@ -94,6 +194,7 @@ mod tests {
             bytes: 10,
             class: Some("a/b".into()),
             depth: 1,
+            duplicate: None,
             error: None,
             fetched_at_ms: 5,
             parent: None,
@@ -108,6 +209,53 @@ mod tests {
             r#"{"bytes":10,"class":"a/b","depth":1,"error":null,"fetched_at_ms":5,"parent":null,"relevance":0.5,"relevant_true":true,"status":200,"url":"http://a.test/"}"#
         );
         assert_eq!(PageLine::parse(&text).unwrap(), line);
+    }
+
+    #[test]
+    fn a_duplicate_is_marked_with_what_it_repeats() {
+        let line = PageLine {
+            bytes: 1,
+            class: None,
+            depth: 0,
+            duplicate: Some(Duplicate {
+                kind: DuplicateKind::NearContent,
+                of: "http://a.test/".into(),
+            }),
+            error: None,
+            fetched_at_ms: 0,
+            parent: None,
+            relevance: 0.0,
+            relevant_true: None,
+            status: 200,
+            url: "http://mirror.test/".into(),
+        };
+        let text = serde_json::to_string(&line).unwrap();
+        assert!(
+            text.contains(r#""duplicate":{"kind":"near_content","of":"http://a.test/"},"error""#),
+            "{text}"
+        );
+        assert_eq!(PageLine::parse(&text).unwrap(), line);
+        assert_eq!(line.harvested_relevance(), 0.0);
+    }
+
+    #[test]
+    fn a_summary_round_trips_and_old_summaries_parse() {
+        let s = Summary {
+            crawler: "soft".into(),
+            pages_fetched: 3,
+            duplicate_pages: 1,
+            recall_true: Some(0.5),
+            stopped_because: StopReason::FrontierEmpty,
+            ..Summary::default()
+        };
+        let text = serde_json::to_string(&s).unwrap();
+        assert!(
+            text.contains(r#""stopped_because":"frontier empty""#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Summary>(&text).unwrap(), s);
+        let old: Summary = serde_json::from_str(r#"{"crawler":"bfs","pages_fetched":2,"harvest_rate_estimated":0.5,"pages_per_s":1.0,"elapsed_s":2.0,"stopped_because":"max pages","frontier_left":0}"#).unwrap();
+        assert_eq!((old.duplicate_pages, old.recall_true), (0, None));
     }
 
     #[test]

@@ -1,11 +1,15 @@
-//! Applying one judged page, in pop order: the policy's expansion into the
-//! frontier, the store record (page, links, newly queued URLs), the
-//! `pages.jsonl` line and the tally. Must not fetch or classify (the
-//! pipeline does) and must not depend on how fetches interleaved.
+//! Applying one judged page, in pop order: the duplicate check, the
+//! policy's expansion into the frontier, the store record (page, links,
+//! newly queued URLs), the `pages.jsonl` line and the tally. A page whose
+//! text repeats an earlier page's is recorded and marked, but not
+//! expanded, not learnt from and not counted as harvest. Must not fetch or
+//! classify (the pipeline does) and must not depend on how fetches
+//! interleaved.
 
 use focus_core::{CanonicalUrl, DomainKey, HostKey};
+use focus_fetch::DuplicateDetector;
 use focus_frontier::{Candidate, Frontier, PushResult};
-use focus_store::{QueuedUrl, Store};
+use focus_store::{PageRecord, QueuedUrl, Store};
 
 use crate::crawl_graph::CrawlGraph;
 use crate::error::CrawlError;
@@ -24,6 +28,22 @@ pub(crate) struct CrawlState {
     pub(crate) log: PagesLog,
     pub(crate) tally: Tally,
     pub(crate) graph: CrawlGraph,
+    pub(crate) duplicates: DuplicateDetector,
+}
+
+/// Near-duplicate threshold: SimHashes at most this many bits apart (of
+/// 64) are the same text (the largest the detector's banded index finds
+/// exhaustively; unrelated texts differ in about 32 bits).
+pub(crate) const NEAR_DUPLICATE_BITS: u32 = 3;
+
+/// What a stored page harvested: its relevance, or nothing when its text
+/// repeated an earlier page's.
+pub(crate) fn harvested_relevance(p: &PageRecord) -> f64 {
+    if p.duplicate.is_some() {
+        0.0
+    } else {
+        p.relevance
+    }
 }
 
 /// What decides and records, but is not changed by, a judged page.
@@ -92,6 +112,20 @@ pub(crate) fn apply(
         // Kept so a resumed crawl lets this host cool as the original did.
         st.store.put_meta(&host_ready_key(&c.host), &ready_at)?;
     }
+    let duplicate = j
+        .fingerprint
+        .and_then(|fp| st.duplicates.check(j.record.id, fp));
+    let marked;
+    let record = match duplicate {
+        None => &j.record,
+        Some(d) => {
+            marked = PageRecord {
+                duplicate: Some(d),
+                ..j.record.clone()
+            };
+            &marked
+        }
+    };
     let parent = match c.parent {
         Some(p) => st.store.get_page(p.0)?,
         None => None,
@@ -104,14 +138,11 @@ pub(crate) fn apply(
             p.url.parse::<CanonicalUrl>().ok()?.domain_key(),
         ))
     });
-    learn_link(
-        &mut st.tally,
-        parent_site.as_ref(),
-        &site,
-        j.record.relevance,
-    );
+    if duplicate.is_none() {
+        learn_link(&mut st.tally, parent_site.as_ref(), &site, record.relevance);
+    }
     let mut new: Vec<QueuedUrl> = Vec::new();
-    if let (Some(judgement), true) = (&j.judgement, j.follow) {
+    if let (Some(judgement), true, None) = (&j.judgement, j.follow, duplicate) {
         let verdict = PageVerdict {
             relevance: judgement.relevance,
             best_leaf: judgement.best,
@@ -132,28 +163,39 @@ pub(crate) fn apply(
             }
         }
     }
-    let links: Vec<(u64, String)> = j
-        .links
-        .iter()
-        .map(|(id, u)| (id.0, u.to_string()))
-        .collect();
-    st.store.record_fetch(&j.record, &links, &new)?;
+    // A duplicate's links are its original's: they are not stored again,
+    // so neither the graph nor a resumed crawl counts them twice.
+    let links: &[_] = if duplicate.is_none() { &j.links } else { &[] };
+    let stored_links: Vec<(u64, String)> =
+        links.iter().map(|(id, u)| (id.0, u.to_string())).collect();
+    st.store.record_fetch(record, &stored_links, &new)?;
     st.graph.page(
-        j.record.id,
+        record.id,
         c.host.id(),
-        j.record.relevance,
-        j.links.iter().map(|(id, u)| (id.0, u.host_key().id())),
+        harvested_relevance(record),
+        links.iter().map(|(id, u)| (id.0, u.host_key().id())),
     );
-    // A failed fetch harvested nothing.
-    let truth = rules.scorer.page(&j.record.url, j.judgement.is_some());
-    st.log
-        .write(&j.record, parent.as_ref().map(|p| p.url.as_str()), truth)?;
-    st.tally.push(
-        j.record.id,
-        j.record.relevance,
-        j.judgement.as_ref().and_then(|x| x.best),
+    // A failed fetch or a duplicate harvested nothing.
+    let truth = rules
+        .scorer
+        .page(&record.url, j.judgement.is_some() && duplicate.is_none());
+    let original = match duplicate {
+        Some((_, of)) => st.store.get_page(of)?.map(|p| p.url),
+        None => None,
+    };
+    st.log.write(
+        record,
+        parent.as_ref().map(|p| p.url.as_str()),
+        original.as_deref(),
         truth,
-    );
+    )?;
+    match duplicate {
+        None => {
+            let best = j.judgement.as_ref().and_then(|x| x.best);
+            st.tally.push(record.id, record.relevance, best, truth);
+        }
+        Some(_) => st.tally.push_duplicate(record.id, truth),
+    }
     Ok(())
 }
 

@@ -10,10 +10,11 @@ use std::time::Instant;
 
 use focus_core::StopReason;
 use focus_eval::Summary;
+use focus_fetch::DuplicateDetector;
 use focus_frontier::Frontier;
 use focus_store::Store;
 
-use crate::apply::{apply, CrawlState, Rules};
+use crate::apply::{apply, CrawlState, Rules, NEAR_DUPLICATE_BITS};
 use crate::config::CrawlConfig;
 use crate::crawl_graph::CrawlGraph;
 use crate::dispatch::{self, Next, TICK_MS};
@@ -143,6 +144,7 @@ fn open(cfg: &CrawlConfig, order: crate::policy::Order) -> Result<CrawlState, Cr
         log,
         tally: Tally::new(cfg.window, cfg.stagnation.clone()),
         graph: CrawlGraph::default(),
+        duplicates: DuplicateDetector::new(NEAR_DUPLICATE_BITS),
     })
 }
 
@@ -220,6 +222,7 @@ fn summarise(
     let summary = Summary {
         crawler: rules.policy.name().to_owned(),
         pages_fetched: tally.fetched,
+        duplicate_pages: tally.duplicates,
         harvest_rate_estimated: tally.tracker.harvest_estimated(),
         pages_per_s: tally.fetched as f64 / elapsed.max(1e-9),
         elapsed_s: elapsed,

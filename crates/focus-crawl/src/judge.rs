@@ -7,19 +7,22 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use focus_classify::Judgement;
 use focus_core::{CanonicalUrl, Canonicalizer, PageId};
-use focus_fetch::{Body, FetchOutcome};
+use focus_fetch::{Body, FetchOutcome, Fingerprint};
 use focus_frontier::Candidate;
 use focus_store::PageRecord;
 
 use crate::parts::Analysis;
 
-/// A fetched page, judged: its store record, its distinct followable links
-/// and the classifier's judgement (`None` when there was no text to judge).
+/// A fetched page, judged: its store record, its distinct followable links,
+/// the classifier's judgement (`None` when there was no text to judge) and
+/// its text's fingerprint (`None` without text), which the apply step
+/// checks for duplicates in the crawl's order.
 pub(crate) struct Judged {
     pub(crate) record: PageRecord,
     pub(crate) links: Vec<(PageId, CanonicalUrl)>,
     pub(crate) judgement: Option<Judgement>,
     pub(crate) follow: bool,
+    pub(crate) fingerprint: Option<Fingerprint>,
 }
 
 fn now_ms() -> u64 {
@@ -43,6 +46,7 @@ fn blank_record(c: &Candidate) -> PageRecord {
         bytes: 0,
         fingerprint: None,
         content_hash: None,
+        duplicate: None,
     }
 }
 
@@ -56,6 +60,7 @@ pub(crate) fn failed(c: &Candidate, status: u16, error: String) -> Judged {
         links: Vec::new(),
         judgement: None,
         follow: false,
+        fingerprint: None,
     }
 }
 
@@ -83,7 +88,13 @@ pub(crate) fn judge(
     let judgement = analysis.classifier.classify(&counts);
     record.relevance = judgement.relevance;
     record.class = judgement.best.map(|b| analysis.taxonomy.path(b).to_owned());
-    record.content_hash = Some(xxhash(html));
+    // The page's own words (title and main text, without the site's
+    // navigation and footer), so a mirror in another template or a
+    // session-id variant is recognised as the page it repeats.
+    let fingerprint = (!doc.text.trim().is_empty())
+        .then(|| Fingerprint::of(&format!("{}\n{}", doc.title, doc.text)));
+    record.content_hash = fingerprint.map(|f| f.content);
+    record.fingerprint = fingerprint.map(|f| f.simhash);
     let follow = !(doc.meta_robots.nofollow || page.robots.nofollow);
     let mut seen = HashSet::new();
     let links = doc
@@ -98,12 +109,8 @@ pub(crate) fn judge(
         links,
         judgement: Some(judgement),
         follow,
+        fingerprint,
     }
-}
-
-fn xxhash(s: &str) -> u64 {
-    // The store keeps an exact content hash; PageId's hash is the same XXH3.
-    PageId::of_canonical(s).0
 }
 
 /// [`judge`], with a panic in the parser or the classifier (a bug that bad
@@ -200,6 +207,34 @@ mod tests {
         let links: Vec<String> = j.links.iter().map(|(_, u)| u.to_string()).collect();
         assert_eq!(links, vec!["http://a.test/y.html".to_owned()]);
         assert!(j.follow);
+        let fp = j.fingerprint.expect("a page with text has a fingerprint");
+        assert_eq!(j.record.fingerprint, Some(fp.simhash));
+        assert_eq!(j.record.content_hash, Some(fp.content));
+    }
+
+    #[test]
+    fn the_fingerprint_ignores_the_site_template() {
+        let (analysis, canon) = (analysis_parts(), Canonicalizer::default());
+        let judge_at = |u: &str, html: &str| {
+            let url = canon.canonicalize(u).unwrap();
+            let c = Candidate::new(url.clone(), 0, None, 1.0);
+            judge_guarded(&c, &Ok(page(&url, html)), &analysis, &canon).fingerprint
+        };
+        let body = "<title>wheels</title><p>bicycle wheels and spokes, trued by hand</p>";
+        let a = judge_at(
+            "http://a.test/x.html",
+            &format!("<nav>Home | About a.test</nav>{body}<footer>(c) a</footer>"),
+        );
+        let b = judge_at(
+            "http://mirror.test/x.html",
+            &format!("<header>Mirror site menu</header>{body}"),
+        );
+        assert!(a.is_some());
+        assert_eq!(a, b);
+        assert_eq!(
+            judge_at("http://a.test/e.html", "<nav>only a menu</nav>"),
+            None
+        );
     }
 
     #[test]

@@ -32,9 +32,14 @@ impl PagesLog {
         &mut self,
         page: &PageRecord,
         parent_url: Option<&str>,
+        duplicate_of: Option<&str>,
         truth: Option<bool>,
     ) -> Result<(), CrawlError> {
-        let line = page.line(parent_url.map(str::to_owned), truth);
+        let line = page.line(
+            parent_url.map(str::to_owned),
+            duplicate_of.map(str::to_owned),
+            truth,
+        );
         serde_json::to_writer(&mut self.0, &line).map_err(|e| CrawlError::Output(e.to_string()))?;
         self.0
             .write_all(b"\n")

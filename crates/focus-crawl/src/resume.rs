@@ -1,15 +1,18 @@
 //! Opening a crawl: a fresh one is seeded, a stored one resumed. On
 //! resume fetched pages are never fetched again, queued URLs come back in
-//! their original order, and the tally, link values, link graph and host
-//! timings are rebuilt from the store so the crawl goes on as it would
-//! have.
+//! their original order, and the tally, link values, link graph, duplicate
+//! detector and host timings are rebuilt from the store so the crawl goes
+//! on as it would have.
 
 use std::collections::{HashMap, HashSet};
 
 use focus_core::{CanonicalUrl, Canonicalizer, DomainKey, HostKey, PageId};
+use focus_fetch::Fingerprint;
 use focus_frontier::Candidate;
 
-use crate::apply::{host_limit_key, host_ready_key, learn_link, queued, stored_seq, CrawlState};
+use crate::apply::{
+    harvested_relevance, host_limit_key, host_ready_key, learn_link, queued, stored_seq, CrawlState,
+};
 use crate::error::CrawlError;
 use crate::parts::Analysis;
 use crate::scorer::Scorer;
@@ -60,6 +63,15 @@ pub(crate) fn resume(
             st.frontier.note_served(&host);
             hosts.insert(host);
         }
+        if p.duplicate.is_some() {
+            // Recorded, but taught nothing and harvested nothing.
+            st.tally.push_duplicate(p.id, scorer.page(&p.url, false));
+            continue;
+        }
+        if let (Some(content), Some(simhash)) = (p.content_hash, p.fingerprint) {
+            st.duplicates
+                .remember(p.id, Fingerprint { content, simhash });
+        }
         if let Some((_, site)) = sites.get(&p.id) {
             let parent = p.parent.and_then(|id| sites.get(&id));
             learn_link(&mut st.tally, parent, site, p.relevance);
@@ -109,7 +121,8 @@ fn rebuild_graph(st: &mut CrawlState, pages: &[focus_store::PageRecord]) -> Resu
     }
     for p in pages {
         let links = out.remove(&p.id).unwrap_or_default();
-        st.graph.page(p.id, host_id(&p.url), p.relevance, links);
+        st.graph
+            .page(p.id, host_id(&p.url), harvested_relevance(p), links);
     }
     Ok(())
 }

@@ -16,6 +16,8 @@ use crate::stagnation::{StagnationConfig, StagnationMonitor};
 pub(crate) struct Tally {
     /// Fetch attempts so far.
     pub(crate) fetched: u64,
+    /// Of them, pages whose text repeated an earlier page's.
+    pub(crate) duplicates: u64,
     /// Estimated and true harvest.
     pub(crate) tracker: HarvestTracker,
     monitor: StagnationMonitor,
@@ -30,6 +32,7 @@ impl Tally {
     pub(crate) fn new(window: usize, stagnation: StagnationConfig) -> Self {
         Self {
             fetched: 0,
+            duplicates: 0,
             tracker: HarvestTracker::new(window),
             monitor: StagnationMonitor::new(stagnation),
             relevant: HashSet::new(),
@@ -53,6 +56,13 @@ impl Tally {
         self.tracker.push(relevance, truth);
         self.monitor.push(relevance, best);
         self.fetched += 1;
+    }
+
+    /// Counts a fetch whose text repeated an earlier page's: it harvested
+    /// nothing and says nothing of its class's neighbourhood.
+    pub(crate) fn push_duplicate(&mut self, id: u64, truth: Option<bool>) {
+        self.duplicates += 1;
+        self.push(id, 0.0, None, truth);
     }
 
     /// The stagnation report, the first time the census calls for one.

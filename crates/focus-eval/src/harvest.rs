@@ -2,9 +2,6 @@
 
 use std::collections::VecDeque;
 
-use focus_core::StopReason;
-use serde::Serialize;
-
 /// The relevance at and above which a crawl's own judgement calls a page
 /// relevant, when it is compared with the truth.
 pub const JUDGED_RELEVANT: f64 = 0.5;
@@ -187,61 +184,6 @@ fn mean(it: impl Iterator<Item = f64>) -> f64 {
     } else {
         s / n as f64
     }
-}
-
-/// `summary.json` of the output contract.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Summary {
-    /// Crawler personality (`soft`, `hard`, `bfs`, ...).
-    pub crawler: String,
-    /// Fetch attempts recorded.
-    pub pages_fetched: u64,
-    /// Mean estimated relevance.
-    pub harvest_rate_estimated: f64,
-    /// Fetch attempts per second of wall time.
-    pub pages_per_s: f64,
-    /// Wall time in seconds.
-    pub elapsed_s: f64,
-    /// Ground truth: fraction of relevant pages (websim only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub harvest_rate_true: Option<f64>,
-    /// Ground truth over the last 1,000 pages.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub harvest_rate_true_last_1000: Option<f64>,
-    /// Ground truth: relevant pages found / relevant pages in the web.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub recall_true: Option<f64>,
-    /// Ground truth: pages of the good topics in the web. A crawl longer
-    /// than about half of it uses its topic up, and its late harvest then
-    /// says how much is left rather than how well it stays on topic.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub relevant_pages_true: Option<u64>,
-    /// Why the crawl stopped.
-    pub stopped_because: StopReason,
-    /// URLs still queued.
-    pub frontier_left: u64,
-    /// The stagnation diagnosis, if one was made.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stagnation: Option<String>,
-    /// Mean estimated relevance of pages reached by same-site links from
-    /// relevant pages (weighted by the parent's relevance), if any were.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub link_yield_same_site: Option<f64>,
-    /// The same for cross-site links.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub link_yield_cross_site: Option<f64>,
-    /// Ground truth: fraction of fetched pages with known truth where the
-    /// crawl's own judgement (R >= 0.5) equals the truth.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub judged_relevant_agreement: Option<f64>,
-    /// Ground truth: of the pages judged relevant (R >= 0.5), the fraction
-    /// truly relevant.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub judged_relevant_precision: Option<f64>,
-    /// Ground truth: of the truly relevant pages fetched, the fraction
-    /// judged relevant (R >= 0.5).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub judged_relevant_recall: Option<f64>,
 }
 
 #[cfg(test)]

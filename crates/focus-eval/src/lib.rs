@@ -36,7 +36,8 @@ mod roc;
 mod svg;
 
 pub use brier::brier;
-pub use harvest::{Agreement, HarvestTracker, Summary, JUDGED_RELEVANT};
+pub use focus_core::Summary;
+pub use harvest::{Agreement, HarvestTracker, JUDGED_RELEVANT};
 pub use multilabel::{multilabel_scores, LabelScores};
 pub use overlap::{link_distances, overlap_curve};
 pub use reliability::{reliability_bins, ReliabilityBin};

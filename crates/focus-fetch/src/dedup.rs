@@ -8,17 +8,27 @@ use std::net::IpAddr;
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
-/// Which check found a duplicate.
+pub use focus_core::DuplicateKind;
+
+/// What a page's text is checked by: its exact hash and its SimHash.
+/// Computed where the text is (in parallel, off the crawl's order), then
+/// checked in the crawl's order with [`DuplicateDetector::check`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DuplicateKind {
-    /// The canonical URL was seen.
-    Url,
-    /// The same path was fetched from the same IP address.
-    IpPath,
-    /// The exact same content was seen.
-    Content,
-    /// Content within the SimHash threshold of earlier content.
-    NearContent,
+pub struct Fingerprint {
+    /// XXH3 of the text.
+    pub content: u64,
+    /// [`simhash`] of the text.
+    pub simhash: u64,
+}
+
+impl Fingerprint {
+    /// The fingerprint of `text`.
+    pub fn of(text: &str) -> Self {
+        Self {
+            content: xxh3_64(text.as_bytes()),
+            simhash: simhash(text),
+        }
+    }
 }
 
 /// 64-bit SimHash of a text over word 3-shingles (words lower-cased).
@@ -56,8 +66,10 @@ const BANDS: usize = 4;
 pub struct DuplicateDetector {
     urls: HashSet<u64>,
     ip_paths: HashSet<u64>,
-    contents: HashSet<u64>,
-    bands: HashMap<(usize, u16), Vec<u64>>,
+    /// Exact text hash → the first page with that text.
+    contents: HashMap<u64, u64>,
+    /// SimHash band → (SimHash, page) of the originals in that band.
+    bands: HashMap<(usize, u16), Vec<(u64, u64)>>,
     threshold: u32,
 }
 
@@ -83,22 +95,45 @@ impl DuplicateDetector {
         !self.ip_paths.insert(key)
     }
 
-    /// After download: records the content; returns the kind of duplicate
-    /// it is, if any.
-    pub fn check_content(&mut self, text: &str) -> Option<DuplicateKind> {
-        if !self.contents.insert(xxh3_64(text.as_bytes())) {
-            return Some(DuplicateKind::Content);
+    /// After download: whether page `page`'s text (`fp`) repeats an
+    /// original seen before, and which (for a near-duplicate, the nearest,
+    /// the lowest page id on a tie, so the answer does not depend on the
+    /// order the originals came in). A page that repeats nothing becomes
+    /// an original; a duplicate is not remembered, so a chain of small
+    /// edits is measured against the first text, not the last.
+    pub fn check(&mut self, page: u64, fp: Fingerprint) -> Option<(DuplicateKind, u64)> {
+        if let Some(&of) = self.contents.get(&fp.content) {
+            return (of != page).then_some((DuplicateKind::Content, of));
         }
-        let fp = simhash(text);
-        let near = (0..BANDS).any(|b| {
-            self.bands
-                .get(&(b, band(fp, b)))
-                .is_some_and(|v| v.iter().any(|&o| (o ^ fp).count_ones() <= self.threshold))
-        });
-        for b in 0..BANDS {
-            self.bands.entry((b, band(fp, b))).or_default().push(fp);
+        let near = (0..BANDS)
+            .filter_map(|b| self.bands.get(&(b, band(fp.simhash, b))))
+            .flatten()
+            .map(|&(o, id)| ((o ^ fp.simhash).count_ones(), id))
+            .filter(|&(d, id)| d <= self.threshold && id != page)
+            .min();
+        if let Some((_, of)) = near {
+            return Some((DuplicateKind::NearContent, of));
         }
-        near.then_some(DuplicateKind::NearContent)
+        self.remember(page, fp);
+        None
+    }
+
+    /// Records page `page` as an original without checking it (to rebuild
+    /// the detector from a stored crawl's originals).
+    pub fn remember(&mut self, page: u64, fp: Fingerprint) {
+        if self.contents.insert(fp.content, page).is_none() {
+            for b in 0..BANDS {
+                self.bands
+                    .entry((b, band(fp.simhash, b)))
+                    .or_default()
+                    .push((fp.simhash, page));
+            }
+        }
+    }
+
+    /// Originals remembered.
+    pub fn originals(&self) -> usize {
+        self.contents.len()
     }
 }
 
@@ -117,21 +152,53 @@ fn ip_seed(ip: IpAddr) -> u64 {
 mod tests {
     use super::*;
 
+    const BASE: &str = "the quick brown fox jumps over the lazy dog near the river bank on a sunny day with friends and family";
+
     #[test]
     fn exact_near_and_distinct_content() {
         let mut d = DuplicateDetector::new(3);
-        let base = "the quick brown fox jumps over the lazy dog near the river bank on a sunny day with friends and family";
-        assert_eq!(d.check_content(base), None);
-        assert_eq!(d.check_content(base), Some(DuplicateKind::Content));
-        let near = format!("{base} today");
-        let distance = (simhash(base) ^ simhash(&near)).count_ones();
-        assert_eq!(d.check_content(&near).is_some(), distance <= 3);
+        let check = |d: &mut DuplicateDetector, id, text: &str| d.check(id, Fingerprint::of(text));
+        assert_eq!(check(&mut d, 1, BASE), None);
+        assert_eq!(check(&mut d, 2, BASE), Some((DuplicateKind::Content, 1)));
+        // Checking an original again (a resumed crawl) does not mark it.
+        assert_eq!(check(&mut d, 1, BASE), None);
+        let near = format!("{BASE} today");
+        let distance = (simhash(BASE) ^ simhash(&near)).count_ones();
         assert_eq!(
-            d.check_content(
-                "a completely different text about mutual funds and index investing strategies"
-            ),
-            None
+            check(&mut d, 3, &near),
+            (distance <= 3).then_some((DuplicateKind::NearContent, 1))
         );
+        let other = "a completely different text about mutual funds and index investing strategies";
+        assert_eq!(check(&mut d, 4, other), None);
+        assert_eq!(d.originals(), if distance <= 3 { 2 } else { 3 });
+    }
+
+    #[test]
+    fn a_near_duplicate_names_its_nearest_original_whatever_the_order() {
+        let fp = |s: u64, c: u64| Fingerprint {
+            content: c,
+            simhash: s,
+        };
+        let probe = fp(0b1000, 9);
+        for order in [
+            [(1, fp(0b1011, 1)), (2, fp(0b0000, 2))],
+            [(2, fp(0b0000, 2)), (1, fp(0b1011, 1))],
+        ] {
+            let mut d = DuplicateDetector::new(3);
+            for (id, f) in order {
+                d.remember(id, f);
+            }
+            // 0b1000 is 1 bit from page 2 and 2 bits from page 1: both match.
+            assert_eq!(d.check(5, probe), Some((DuplicateKind::NearContent, 2)));
+        }
+    }
+
+    #[test]
+    fn a_page_does_not_repeat_itself() {
+        let mut d = DuplicateDetector::new(3);
+        d.remember(7, Fingerprint::of(BASE));
+        assert_eq!(d.check(7, Fingerprint::of(BASE)), None);
+        assert_eq!(d.check(7, Fingerprint::of(&format!("{BASE} today"))), None);
     }
 
     #[test]

@@ -53,7 +53,7 @@ mod robots;
 mod stats;
 
 pub use config::{ConnectTo, ConnectToError, FetchConfig};
-pub use dedup::{simhash, DuplicateDetector, DuplicateKind};
+pub use dedup::{simhash, DuplicateDetector, DuplicateKind, Fingerprint};
 pub use fetcher::Fetcher;
 pub use hosts::HostStatus;
 pub use outcome::{Body, FetchError, FetchOutcome, Fetched, RobotsDirectives, TimeoutPhase};

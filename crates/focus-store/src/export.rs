@@ -15,11 +15,17 @@ impl Store {
         let mut n = 0;
         for page in self.pages() {
             let page = page?;
-            let parent = match page.parent {
-                Some(p) => self.get_page(p)?.map(|r| r.url),
-                None => None,
+            let url_of = |id: Option<u64>| -> Result<Option<String>, StoreError> {
+                Ok(match id {
+                    Some(id) => self.get_page(id)?.map(|r| r.url),
+                    None => None,
+                })
             };
-            let line = page.line(parent, None);
+            let line = page.line(
+                url_of(page.parent)?,
+                url_of(page.duplicate.map(|d| d.1))?,
+                None,
+            );
             serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
             out.write_all(b"\n")?;
             n += 1;

@@ -20,7 +20,7 @@
 //! let page = PageRecord {
 //!     url: "http://a.test/".into(), id: 1, status: 200, error: None, relevance: 0.9,
 //!     class: None, depth: 0, parent: None, fetched_at_ms: 0, bytes: 10,
-//!     fingerprint: None, content_hash: None,
+//!     fingerprint: None, content_hash: None, duplicate: None,
 //! };
 //! let child = QueuedUrl {
 //!     url: "http://a.test/x".into(), id: 2, depth: 1, parent: Some(1), priority: 0.9, extra: vec![],
@@ -42,4 +42,4 @@ mod store;
 
 pub use error::StoreError;
 pub use records::{PageRecord, QueuedUrl};
-pub use store::{Store, StoreConfig, SCHEMA};
+pub use store::{Store, StoreConfig, DEFAULT_CACHE_BYTES, SCHEMA};

@@ -1,6 +1,6 @@
 //! The records the store keeps: one per fetch attempt, one per queued URL.
 
-use focus_core::PageLine;
+use focus_core::{Duplicate, DuplicateKind, PageLine};
 use serde::{Deserialize, Serialize};
 
 /// The outcome of fetching one page (one line of `pages.jsonl`).
@@ -26,20 +26,32 @@ pub struct PageRecord {
     pub fetched_at_ms: u64,
     /// Body bytes received.
     pub bytes: u64,
-    /// Near-duplicate fingerprint (SimHash), if computed.
+    /// Near-duplicate fingerprint (SimHash of the page's text), if computed.
     pub fingerprint: Option<u64>,
-    /// Exact content hash, if computed.
+    /// Exact hash (XXH3) of the page's text, if computed.
     pub content_hash: Option<u64>,
+    /// When the text repeats an earlier page's: how, and that page's id.
+    pub duplicate: Option<(DuplicateKind, u64)>,
 }
 
 impl PageRecord {
-    /// Its line of `pages.jsonl` (the output contract), given the parent's
-    /// URL and, where the web has one, the ground truth.
-    pub fn line(&self, parent: Option<String>, relevant_true: Option<bool>) -> PageLine {
+    /// Its line of `pages.jsonl` (the output contract), given the URLs of
+    /// its parent and of the page it duplicates (when it is a duplicate)
+    /// and, where the web has one, the ground truth.
+    pub fn line(
+        &self,
+        parent: Option<String>,
+        duplicate_of: Option<String>,
+        relevant_true: Option<bool>,
+    ) -> PageLine {
         PageLine {
             bytes: self.bytes,
             class: self.class.clone(),
             depth: self.depth,
+            duplicate: self.duplicate.map(|(kind, _)| Duplicate {
+                kind,
+                of: duplicate_of.unwrap_or_default(),
+            }),
             error: self.error.clone(),
             fetched_at_ms: self.fetched_at_ms,
             parent,

@@ -21,7 +21,7 @@ use crate::error::StoreError;
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
-pub const SCHEMA: &str = "focus-store/1";
+pub const SCHEMA: &str = "focus-store/2";
 
 /// Durability settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,13 +32,22 @@ pub struct StoreConfig {
     /// Flush after every [`Store::record_fetch`] (slow; for tests and for
     /// crawls where no refetch is acceptable).
     pub sync_every_record: bool,
+    /// The most memory sled's page cache may hold, in bytes (default
+    /// 64 MiB). sled's own default is 1 GiB, which a long crawl fills:
+    /// the store is written far more than it is read back, so a small
+    /// cache costs little speed and bounds the crawl's memory.
+    pub cache_bytes: u64,
 }
+
+/// The default [`StoreConfig::cache_bytes`].
+pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 
 impl Default for StoreConfig {
     fn default() -> Self {
         Self {
             flush_every_ms: 500,
             sync_every_record: false,
+            cache_bytes: DEFAULT_CACHE_BYTES,
         }
     }
 }
@@ -80,6 +89,7 @@ impl Store {
         let db = sled::Config::new()
             .path(dir)
             .flush_every_ms(Some(cfg.flush_every_ms.max(1)))
+            .cache_capacity(cfg.cache_bytes)
             .open()
             .map_err(|e| StoreError::Db(format!("opening {}: {e}", dir.display())))?;
         let tree = |name: &str| db.open_tree(name).map_err(db_err);
@@ -366,6 +376,7 @@ mod tests {
             bytes: 10,
             fingerprint: None,
             content_hash: None,
+            duplicate: None,
         }
     }
 

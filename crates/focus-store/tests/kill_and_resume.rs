@@ -45,6 +45,7 @@ fn crawl(dir: &Path) {
         StoreConfig {
             flush_every_ms: 500,
             sync_every_record: true,
+            ..StoreConfig::default()
         },
     )
     .unwrap();
@@ -76,6 +77,7 @@ fn crawl(dir: &Path) {
             bytes: 0,
             fingerprint: None,
             content_hash: None,
+            duplicate: None,
         };
         store.record_fetch(&page, &links, &new).unwrap();
     }

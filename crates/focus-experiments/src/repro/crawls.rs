@@ -79,10 +79,11 @@ fn read_pages(dir: &Path) -> Result<Vec<Fetched>, AppError> {
     let mut out = Vec::new();
     for line in text.lines() {
         let v = focus_core::PageLine::parse(line).map_err(input)?;
+        let relevance = v.harvested_relevance();
         out.push(Fetched {
             url: v.url,
             parent: v.parent,
-            relevance: v.relevance,
+            relevance,
             truth: v.relevant_true.unwrap_or(false),
         });
     }
