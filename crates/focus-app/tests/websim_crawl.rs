@@ -140,10 +140,22 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
     run(&plan(&out, 150, Crawler::SOFT)).await.unwrap();
     // Starting again without --resume refuses to overwrite the store.
     assert!(run(&plan(&out, 300, Crawler::SOFT)).await.is_err());
+    // A crawl killed mid-write leaves pages.jsonl short and its last line
+    // torn; the store has every page, and resume writes them out again.
+    let log = out.join("pages.jsonl");
+    let written = std::fs::read_to_string(&log).unwrap();
+    let cut = written.match_indices('\n').nth(99).unwrap().0 + 40;
+    std::fs::write(&log, &written[..cut]).unwrap();
     let mut resumed = plan(&out, 300, Crawler::SOFT);
     resumed.resume = true;
     let s = run(&resumed).await.unwrap();
     assert_eq!(s.pages_fetched, 300);
+    let rewritten = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        rewritten.lines().take(150).collect::<Vec<_>>(),
+        written.lines().collect::<Vec<_>>(),
+        "resume rewrites the stored pages' lines as the crawl wrote them"
+    );
     let all = urls(&out);
     assert_eq!(all.len(), 300);
     assert_eq!(

@@ -115,16 +115,10 @@ pub(crate) fn apply(
     let duplicate = j
         .fingerprint
         .and_then(|fp| st.duplicates.check(j.record.id, fp));
-    let marked;
-    let record = match duplicate {
-        None => &j.record,
-        Some(d) => {
-            marked = PageRecord {
-                duplicate: Some(d),
-                ..j.record.clone()
-            };
-            &marked
-        }
+    let record = &PageRecord {
+        seq: st.tally.fetched,
+        duplicate,
+        ..j.record.clone()
     };
     let parent = match c.parent {
         Some(p) => st.store.get_page(p.0)?,

@@ -126,7 +126,7 @@ fn open(cfg: &CrawlConfig, order: crate::policy::Order) -> Result<CrawlState, Cr
         return Err(CrawlError::Exists(cfg.out.clone()));
     }
     let store = Store::open(&store_dir)?;
-    let log = PagesLog::open(&cfg.out, cfg.resume)?;
+    let log = PagesLog::create(&cfg.out)?;
     let mut frontier = Frontier::new(dispatch::discipline(order, cfg.seed));
     if let Some(bound) = cfg.frontier_memory {
         // Beyond `bound` queued URLs the frontier files URLs in its

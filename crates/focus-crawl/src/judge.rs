@@ -36,6 +36,8 @@ fn blank_record(c: &Candidate) -> PageRecord {
     PageRecord {
         url: c.url.to_string(),
         id: c.id.0,
+        // Its place in the crawl is known when it is applied.
+        seq: 0,
         status: 0,
         error: None,
         relevance: 0.0,

@@ -3,7 +3,7 @@
 //! `authorities.tsv` and `harvest.svg`.
 
 use std::fmt::Write as _;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -12,19 +12,16 @@ use focus_store::PageRecord;
 
 use crate::error::CrawlError;
 
-/// Appends `pages.jsonl` lines.
+/// Writes `pages.jsonl` lines. The file is always written afresh: a
+/// resumed crawl rewrites the lines of its stored pages first, because a
+/// crawl killed mid-write leaves a torn last line and loses the lines still
+/// in its buffer, while the store has every page.
 pub(crate) struct PagesLog(BufWriter<File>);
 
 impl PagesLog {
-    pub(crate) fn open(dir: &Path, append: bool) -> Result<Self, CrawlError> {
+    pub(crate) fn create(dir: &Path) -> Result<Self, CrawlError> {
         let path = dir.join("pages.jsonl");
-        let file = OpenOptions::new()
-            .create(true)
-            .append(append)
-            .write(true)
-            .truncate(!append)
-            .open(&path)
-            .map_err(|e| CrawlError::io(&path, e))?;
+        let file = File::create(&path).map_err(|e| CrawlError::io(&path, e))?;
         Ok(Self(BufWriter::new(file)))
     }
 

@@ -1,8 +1,9 @@
 //! Opening a crawl: a fresh one is seeded, a stored one resumed. On
 //! resume fetched pages are never fetched again, queued URLs come back in
 //! their original order, and the tally, link values, link graph, duplicate
-//! detector and host timings are rebuilt from the store so the crawl goes
-//! on as it would have.
+//! detector, stagnation diagnosis and host timings are rebuilt from the
+//! store so the crawl goes on as it would have, and `pages.jsonl` is
+//! rewritten from the store (a killed crawl may have left it short or torn).
 
 use std::collections::{HashMap, HashSet};
 
@@ -42,10 +43,12 @@ pub(crate) fn resume(
 ) -> Result<String, CrawlError> {
     let canon = Canonicalizer::default();
     let mut hosts = HashSet::new();
-    // In fetch order, so the harvest moving average (which sets the
-    // dispatch floor) and the stagnation census end where they stopped.
+    // In the crawl's order, so the harvest moving average (which sets the
+    // dispatch floor) and the stagnation census end where they stopped, and
+    // pages.jsonl is rewritten as it was.
     let mut pages = st.store.pages().collect::<Result<Vec<_>, _>>()?;
-    pages.sort_by_key(|p| (p.fetched_at_ms, p.id));
+    pages.sort_by_key(|p| p.seq);
+    let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.id, p.url.as_str())).collect();
     let urls: Vec<Option<CanonicalUrl>> = pages
         .iter()
         .map(|p| canon.canonicalize(&p.url).ok())
@@ -63,9 +66,17 @@ pub(crate) fn resume(
             st.frontier.note_served(&host);
             hosts.insert(host);
         }
+        let truth = scorer.page(&p.url, p.error.is_none() && p.duplicate.is_none());
+        st.log.write(
+            p,
+            p.parent.and_then(|id| url_of.get(&id).copied()),
+            p.duplicate.and_then(|(_, of)| url_of.get(&of).copied()),
+            truth,
+        )?;
         if p.duplicate.is_some() {
             // Recorded, but taught nothing and harvested nothing.
-            st.tally.push_duplicate(p.id, scorer.page(&p.url, false));
+            st.tally.push_duplicate(p.id, truth);
+            let _ = st.tally.new_diagnosis(&analysis.taxonomy);
             continue;
         }
         if let (Some(content), Some(simhash)) = (p.content_hash, p.fingerprint) {
@@ -77,8 +88,10 @@ pub(crate) fn resume(
             learn_link(&mut st.tally, parent, site, p.relevance);
         }
         let best = p.class.as_deref().and_then(|c| analysis.taxonomy.find(c));
-        let truth = scorer.page(&p.url, p.error.is_none());
         st.tally.push(p.id, p.relevance, best, truth);
+        // The census as the crawl ran it, so a diagnosis made before the
+        // stop is made again at the same page, not later.
+        let _ = st.tally.new_diagnosis(&analysis.taxonomy);
     }
     rebuild_graph(st, &pages)?;
     for host in &hosts {

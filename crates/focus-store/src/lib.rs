@@ -18,7 +18,7 @@
 //! let dir = tempfile::tempdir()?;
 //! let store = Store::open(&dir.path().join("store"))?;
 //! let page = PageRecord {
-//!     url: "http://a.test/".into(), id: 1, status: 200, error: None, relevance: 0.9,
+//!     url: "http://a.test/".into(), id: 1, seq: 0, status: 200, error: None, relevance: 0.9,
 //!     class: None, depth: 0, parent: None, fetched_at_ms: 0, bytes: 10,
 //!     fingerprint: None, content_hash: None, duplicate: None,
 //! };

@@ -10,6 +10,9 @@ pub struct PageRecord {
     pub url: String,
     /// Its page id.
     pub id: u64,
+    /// Its place in the crawl: the number of fetch attempts recorded
+    /// before it (so `pages.jsonl` can be rewritten in the crawl's order).
+    pub seq: u64,
     /// HTTP status, or 0 when no response was received.
     pub status: u16,
     /// Why the fetch failed, when it did (timeout, robots, too large...).

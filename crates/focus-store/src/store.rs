@@ -366,6 +366,7 @@ mod tests {
         PageRecord {
             url: format!("http://a.example/{id}"),
             id,
+            seq: id,
             status: 200,
             error: None,
             relevance: 0.5,

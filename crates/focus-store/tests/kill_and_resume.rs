@@ -67,6 +67,7 @@ fn crawl(dir: &Path) {
         let page = PageRecord {
             url: q.url.clone(),
             id: q.id,
+            seq: q.id,
             status: 200,
             error: None,
             relevance: 0.0,
