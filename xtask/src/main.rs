@@ -5,10 +5,12 @@
 //! Tasks: `ci` runs exactly what `.ci/run` runs; `tidy` checks repository
 //! conventions (every `.rs` file opens with a `//!` doc); `bench` runs every
 //! benchmark in release mode; `repro` reproduces a paper's figures; `eval`
-//! runs the real-corpus evaluation. It owns no crawler
+//! runs the real-corpus evaluation; `scale` measures a long crawl and its
+//! resume after SIGKILL. It owns no crawler
 //! logic and no library may depend on it.
 
 mod bench;
+mod scale;
 mod tidy;
 
 use std::process::Command;
@@ -24,6 +26,7 @@ fn main() -> Result<()> {
         Some("repro") => repro(&args[1..]),
         Some("eval") => eval(&args[1..]),
         Some("bench") => bench::run(&project_root(), args.iter().any(|a| a == "--full")),
+        Some("scale") => scale::run(&project_root(), &args[1..]),
         Some(other) => bail!("unknown task `{other}`\n\n{USAGE}"),
         None => {
             println!("{USAGE}");
@@ -46,7 +49,12 @@ tasks:
          and the classifiers on the same split -> wikispeedia-classify.md
   bench  every benchmark in release mode (criterion benches with a short
          window, frontier sizes 10^4 and 10^6, classifier accuracy);
-         `--full` uses criterion's defaults and adds 10^7 queued URLs";
+         `--full` uses criterion's defaults and adds 10^7 queued URLs
+  scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
+         a long focus-soft crawl of the million-page websim (200,000
+         pages, hot tier 10,000 URLs), straight and killed at 100,000 then
+         resumed: memory against the documented bound, throughput, the
+         resumed output -> docs/results/scale.md (about 15 minutes)";
 
 /// The steps of CI, in order; `.ci/run` runs `cargo xtask ci`, so the two
 /// cannot drift apart.

@@ -1,0 +1,386 @@
+//! `cargo xtask scale`: a long `focus-soft` crawl of the million-page
+//! websim with the frontier's hot tier capped, measured from outside the
+//! process (Linux `/proc/<pid>/status`), once straight through and once
+//! killed with SIGKILL part-way and resumed. Writes
+//! `docs/results/scale.md`: resident memory and throughput against pages
+//! fetched, each sample checked against the memory bound that
+//! `docs/crawl.md` states ([`bound_mb`]), and the resumed crawl's checks.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use crate::run_cargo;
+
+/// The documented bound on resident memory (MB) of a crawl that has
+/// fetched `pages` pages, frontier hot tier capped: a fixed part (the
+/// million-page websim in the same process, the classifier, the store's
+/// cache) and a part per fetched page (the crawl graph the distiller
+/// reads, the seen set, duplicate fingerprints, the store's page table).
+/// `docs/crawl.md` ("Memory") states the same numbers.
+pub(crate) fn bound_mb(pages: u64) -> f64 {
+    BOUND_FIXED_MB + BOUND_PER_PAGE_KB * pages as f64 / 1000.0
+}
+const BOUND_FIXED_MB: f64 = 350.0;
+const BOUND_PER_PAGE_KB: f64 = 3.5;
+
+/// The crawl's settings.
+struct Scale {
+    pages: u64,
+    web: u64,
+    hot: u64,
+    kill_at: u64,
+}
+
+impl Scale {
+    fn parse(args: &[String]) -> Result<Self> {
+        let mut s = Scale {
+            pages: 200_000,
+            web: 1_000_000,
+            hot: 10_000,
+            kill_at: 100_000,
+        };
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let value = it
+                .next()
+                .with_context(|| format!("{flag} needs a value"))?
+                .parse::<u64>()
+                .with_context(|| format!("{flag} needs a number"))?;
+            match flag.as_str() {
+                "--pages" => s.pages = value,
+                "--web" => s.web = value,
+                "--frontier-memory" => s.hot = value,
+                "--kill-at" => s.kill_at = value,
+                other => bail!("unknown flag {other}"),
+            }
+        }
+        if s.kill_at == 0 || s.kill_at >= s.pages {
+            bail!("--kill-at must fall inside the crawl (0 < kill-at < pages)");
+        }
+        Ok(s)
+    }
+
+    fn args(&self, out: &Path) -> Vec<String> {
+        vec![
+            "--websim-pages".into(),
+            self.web.to_string(),
+            "--max-pages".into(),
+            self.pages.to_string(),
+            "--frontier-memory".into(),
+            self.hot.to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    }
+}
+
+/// One reading of the running crawl.
+#[derive(Clone, Copy)]
+struct Sample {
+    secs: f64,
+    pages: u64,
+    rss_mb: f64,
+    hwm_mb: f64,
+}
+
+/// Counts `pages.jsonl` lines as the crawl appends them, reading only
+/// what is new.
+struct LineCounter {
+    path: PathBuf,
+    offset: u64,
+    lines: u64,
+}
+
+impl LineCounter {
+    fn count(&mut self) -> u64 {
+        if let Ok(mut f) = File::open(&self.path) {
+            let len = f.metadata().map_or(0, |m| m.len());
+            if len < self.offset {
+                // Rewritten (a resumed crawl writes its stored pages first).
+                self.offset = 0;
+                self.lines = 0;
+            }
+            if f.seek(SeekFrom::Start(self.offset)).is_ok() {
+                let mut buf = Vec::new();
+                if let Ok(n) = f.read_to_end(&mut buf) {
+                    self.offset += n as u64;
+                    self.lines += buf.split(|&b| b == b'\n').count() as u64 - 1;
+                }
+            }
+        }
+        self.lines
+    }
+}
+
+fn status_mb(pid: u32, key: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Runs the crawl, sampling it every second, until it ends or has fetched
+/// `kill_at` pages (then SIGKILL). Returns the samples and whether it was
+/// killed.
+fn watch(mut child: Child, out: &Path, kill_at: Option<u64>) -> Result<(Vec<Sample>, bool)> {
+    let started = Instant::now();
+    let pid = child.id();
+    let mut lines = LineCounter {
+        path: out.join("pages.jsonl"),
+        offset: 0,
+        lines: 0,
+    };
+    let mut samples = Vec::new();
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+        let pages = lines.count();
+        if let (Some(rss_mb), Some(hwm_mb)) = (status_mb(pid, "VmRSS:"), status_mb(pid, "VmHWM:")) {
+            samples.push(Sample {
+                secs: started.elapsed().as_secs_f64(),
+                pages,
+                rss_mb,
+                hwm_mb,
+            });
+        }
+        if kill_at.is_some_and(|k| pages >= k) {
+            child.kill().context("SIGKILL")?;
+            child.wait()?;
+            return Ok((samples, true));
+        }
+        if let Some(status) = child.try_wait()? {
+            if !status.success() {
+                bail!("focus-soft failed ({status}); see {}", out.display());
+            }
+            return Ok((samples, false));
+        }
+    }
+}
+
+fn spawn(exe: &Path, args: &[String], log: &Path) -> Result<Child> {
+    let log = File::create(log)?;
+    Command::new(exe)
+        .args(args)
+        .stdout(Stdio::from(log.try_clone()?))
+        .stderr(Stdio::from(log))
+        .spawn()
+        .with_context(|| format!("starting {}", exe.display()))
+}
+
+pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
+    let s = Scale::parse(args)?;
+    run_cargo(root, &["build", "--release", "-p", "focus-soft"])?;
+    let exe = root.join("target/release/focus-soft");
+    let work = root.join("target/scale");
+    if work.exists() {
+        std::fs::remove_dir_all(&work)?;
+    }
+    std::fs::create_dir_all(&work)?;
+
+    let straight = work.join("straight");
+    println!("$ focus-soft {}", s.args(&straight).join(" "));
+    let child = spawn(&exe, &s.args(&straight), &work.join("straight.log"))?;
+    let (a, _) = watch(child, &straight, None)?;
+
+    let resumed = work.join("resumed");
+    let child = spawn(&exe, &s.args(&resumed), &work.join("killed.log"))?;
+    let (b1, killed) = watch(child, &resumed, Some(s.kill_at))?;
+    if !killed {
+        bail!("the crawl ended before {} pages", s.kill_at);
+    }
+    let mut resume_args = s.args(&resumed);
+    resume_args.push("--resume".into());
+    println!("$ focus-soft {} (after SIGKILL)", resume_args.join(" "));
+    let child = spawn(&exe, &resume_args, &work.join("resumed.log"))?;
+    let (b2, _) = watch(child, &resumed, None)?;
+
+    let check = check_resumed(&resumed, s.pages)?;
+    let report = report(&s, &a, &b1, &b2, &check, &straight, &resumed)?;
+    let path = root.join("docs/results/scale.md");
+    std::fs::write(&path, report)?;
+    println!("wrote {}", path.display());
+    let worst = a
+        .iter()
+        .chain(&b1)
+        .chain(&b2)
+        .find(|x| x.hwm_mb > bound_mb(x.pages));
+    if let Some(x) = worst {
+        bail!(
+            "peak resident memory {:.0} MB at {} pages is over the documented bound {:.0} MB",
+            x.hwm_mb,
+            x.pages,
+            bound_mb(x.pages)
+        );
+    }
+    Ok(())
+}
+
+/// What the resumed crawl's `pages.jsonl` must be: every line whole, one
+/// per fetch, no URL twice.
+struct ResumeCheck {
+    lines: usize,
+    distinct: usize,
+    torn: usize,
+}
+
+fn check_resumed(out: &Path, pages: u64) -> Result<ResumeCheck> {
+    let text = std::fs::read_to_string(out.join("pages.jsonl"))?;
+    let mut urls = std::collections::HashSet::new();
+    let (mut lines, mut torn) = (0, 0);
+    for line in text.lines() {
+        lines += 1;
+        match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(v) => {
+                urls.insert(v["url"].as_str().unwrap_or_default().to_owned());
+            }
+            Err(_) => torn += 1,
+        }
+    }
+    let check = ResumeCheck {
+        lines,
+        distinct: urls.len(),
+        torn,
+    };
+    if check.torn > 0 || check.lines as u64 != pages || check.distinct != check.lines {
+        bail!(
+            "resumed pages.jsonl: {} lines ({} torn, {} distinct URLs), expected {pages}",
+            check.lines,
+            check.torn,
+            check.distinct
+        );
+    }
+    Ok(check)
+}
+
+fn summary(out: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(out.join("summary.json"))?;
+    Ok(serde_json::from_str(&text)?)
+}
+
+/// Samples at round page counts, with the throughput since the previous
+/// row.
+fn rows(samples: &[Sample], every: u64) -> Vec<(Sample, Option<f64>)> {
+    let mut out: Vec<(Sample, Option<f64>)> = Vec::new();
+    let mut next = every;
+    for x in samples {
+        if x.pages >= next {
+            let rate = out
+                .last()
+                .map(|(p, _)| (x.pages - p.pages) as f64 / (x.secs - p.secs).max(1e-9));
+            out.push((*x, rate));
+            next = (x.pages / every + 1) * every;
+        }
+    }
+    out
+}
+
+fn peak(samples: &[Sample]) -> Sample {
+    samples
+        .iter()
+        .copied()
+        .fold(samples[0], |a, b| if b.hwm_mb > a.hwm_mb { b } else { a })
+}
+
+fn report(
+    s: &Scale,
+    a: &[Sample],
+    b1: &[Sample],
+    b2: &[Sample],
+    check: &ResumeCheck,
+    straight: &Path,
+    resumed: &Path,
+) -> Result<String> {
+    if a.is_empty() || b1.is_empty() || b2.is_empty() {
+        bail!("no samples: the crawl ended within a second");
+    }
+    let mut o = String::new();
+    let cpus = std::thread::available_parallelism().map_or(0, usize::from);
+    writeln!(
+        o,
+        "# A long crawl: memory, throughput and resume after SIGKILL\n"
+    )?;
+    writeln!(
+        o,
+        "Written by `cargo xtask scale` (defaults: `--pages 200000 --web 1000000 \
+         --frontier-memory 10000 --kill-at 100000`) on a {cpus}-CPU machine; the crawl \
+         is `target/release/focus-soft {}` (the websim runs in the same process). \
+         Resident memory is the process's VmRSS and its peak VmHWM, read from \
+         `/proc` every second; the bound is the one `docs/crawl.md` states: \
+         {BOUND_FIXED_MB} MB + {BOUND_PER_PAGE_KB} kB per fetched page.\n",
+        s.args(Path::new("OUT")).join(" ")
+    )?;
+    writeln!(o, "## Straight through\n")?;
+    writeln!(
+        o,
+        "| pages fetched | pages/s since previous row | VmRSS MB | VmHWM MB | bound MB |"
+    )?;
+    writeln!(o, "|---|---|---|---|---|")?;
+    let every = (s.pages / 10).max(1);
+    for (x, rate) in rows(a, every) {
+        writeln!(
+            o,
+            "| {} | {} | {:.0} | {:.0} | {:.0} |",
+            x.pages,
+            rate.map_or("-".into(), |r| format!("{r:.0}")),
+            x.rss_mb,
+            x.hwm_mb,
+            bound_mb(x.pages)
+        )?;
+    }
+    let sa = summary(straight)?;
+    let pa = peak(a);
+    writeln!(
+        o,
+        "\nPeak {:.0} MB (bound at {} pages: {:.0} MB). Summary: {} pages in {:.0} s \
+         ({:.0} pages/s), true harvest {:.3}, frontier left {}.\n",
+        pa.hwm_mb,
+        pa.pages,
+        bound_mb(pa.pages),
+        sa["pages_fetched"],
+        sa["elapsed_s"].as_f64().unwrap_or(0.0),
+        sa["pages_per_s"].as_f64().unwrap_or(0.0),
+        sa["harvest_rate_true"].as_f64().unwrap_or(0.0),
+        sa["frontier_left"],
+    )?;
+    writeln!(o, "## Killed with SIGKILL and resumed\n")?;
+    let (p1, p2) = (peak(b1), peak(b2));
+    let sb = summary(resumed)?;
+    let killed_at = b1.last().map_or(0, |x| x.pages);
+    writeln!(
+        o,
+        "Killed at {killed_at} lines of `pages.jsonl`; peak before the kill {:.0} MB, \
+         after `--resume` {:.0} MB (at {} pages; bound {:.0} MB). The resumed \
+         `pages.jsonl` has {} lines, all whole, {} distinct URLs. Summary: {} pages, \
+         true harvest {:.3} (straight through: {:.3}), frontier left {} ({}).\n",
+        p1.hwm_mb,
+        p2.hwm_mb,
+        p2.pages,
+        bound_mb(p2.pages),
+        check.lines,
+        check.distinct,
+        sb["pages_fetched"],
+        sb["harvest_rate_true"].as_f64().unwrap_or(0.0),
+        sa["harvest_rate_true"].as_f64().unwrap_or(0.0),
+        sb["frontier_left"],
+        sa["frontier_left"],
+    )?;
+    writeln!(o, "| after resume: pages fetched | pages/s since previous row | VmRSS MB | VmHWM MB | bound MB |")?;
+    writeln!(o, "|---|---|---|---|---|")?;
+    for (x, rate) in rows(b2, every) {
+        writeln!(
+            o,
+            "| {} | {} | {:.0} | {:.0} | {:.0} |",
+            x.pages,
+            rate.map_or("-".into(), |r| format!("{r:.0}")),
+            x.rss_mb,
+            x.hwm_mb,
+            bound_mb(x.pages)
+        )?;
+    }
+    Ok(o)
+}
