@@ -70,6 +70,19 @@ pub(crate) fn tls_config(cfg: &FetchConfig) -> Result<rustls::ClientConfig, Stri
 }
 
 /// True for addresses a crawler of the public web must not reach.
+/// A name under the special-use `.invalid` domain (RFC 6761 §6.4), which
+/// resolvers must answer at once with "no such name", whatever a
+/// `connect_to` rule says.
+pub(crate) fn is_reserved_invalid(host: &str) -> bool {
+    let host = host.trim_end_matches('.');
+    host.eq_ignore_ascii_case("invalid")
+        || host
+            .len()
+            .checked_sub(8)
+            .and_then(|i| host.get(i..))
+            .is_some_and(|t| t.eq_ignore_ascii_case(".invalid"))
+}
+
 pub(crate) fn is_non_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
@@ -129,6 +142,11 @@ impl Connector {
             .to_owned();
         let https = uri.scheme_str() == Some("https");
         let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
+        if is_reserved_invalid(&host) {
+            return Err(ConnectError::Dns(format!(
+                "{host}: a .invalid name never resolves (RFC 6761)"
+            )));
+        }
         let rule = self.rules.iter().find(|r| r.matches(&host, port));
         let (target_host, target_port, overridden) = match rule {
             Some(r) => (r.to_host.clone(), r.to_port, true),
@@ -247,6 +265,16 @@ impl Write for Stream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invalid_names_are_reserved() {
+        for h in ["invalid", "a.invalid", "www.Shop-3.INVALID", "x.invalid."] {
+            assert!(is_reserved_invalid(h), "{h}");
+        }
+        for h in ["invalid.org", "notinvalid", "a.invalidx", "example.test"] {
+            assert!(!is_reserved_invalid(h), "{h}");
+        }
+    }
 
     #[test]
     fn non_public_ranges() {

@@ -197,6 +197,38 @@ impl FetchError {
         }
     }
 
+    /// Failures of the host rather than of the URL: its name does not
+    /// resolve, it refuses, resets or never completes a connection or a
+    /// TLS handshake, it times out, or the fetcher has given up on it. A
+    /// status code, a body too large or of the wrong type, a redirect loop
+    /// or a decoding error is the URL's own fault: the host answered.
+    pub fn is_host_fault(&self) -> bool {
+        matches!(
+            self,
+            Self::Dns(_)
+                | Self::Connect(_)
+                | Self::Tls(_)
+                | Self::Timeout(_)
+                | Self::Protocol(_)
+                | Self::HostBad
+                | Self::RobotsUnavailable { .. }
+        )
+    }
+
+    /// [`FetchError::is_host_fault`] of the error a [`FetchError::label`]
+    /// names (as stored in `pages.jsonl` and the store).
+    pub fn is_host_fault_label(label: &str) -> bool {
+        matches!(
+            label,
+            "dns_error"
+                | "connect_error"
+                | "tls_error"
+                | "protocol_error"
+                | "host_bad"
+                | "robots_unavailable"
+        ) || label.starts_with("timeout_")
+    }
+
     /// Failures worth another attempt (and that count against the host).
     pub(crate) fn is_transient(&self) -> bool {
         matches!(
@@ -209,6 +241,40 @@ impl FetchError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_names_a_host_fault_when_its_error_is_one() {
+        let errors = [
+            FetchError::DisallowedByRobots,
+            FetchError::RobotsUnavailable {
+                retry_after: std::time::Duration::from_secs(1),
+            },
+            FetchError::HostBad,
+            FetchError::Timeout(TimeoutPhase::Connect),
+            FetchError::Timeout(TimeoutPhase::FirstByte),
+            FetchError::Timeout(TimeoutPhase::Total),
+            FetchError::TooLarge { limit: 1 },
+            FetchError::RedirectLoop("u".into()),
+            FetchError::TooManyRedirects(3),
+            FetchError::BadRedirect("u".into()),
+            FetchError::Status(404),
+            FetchError::Status(503),
+            FetchError::SkippedType("image/png".into()),
+            FetchError::Connect("refused".into()),
+            FetchError::Dns("nx".into()),
+            FetchError::Tls("bad".into()),
+            FetchError::Decode("gzip".into()),
+            FetchError::Protocol("reset".into()),
+        ];
+        for e in errors {
+            assert_eq!(
+                FetchError::is_host_fault_label(&e.label()),
+                e.is_host_fault(),
+                "{}",
+                e.label()
+            );
+        }
+    }
 
     #[test]
     fn robots_directives() {

@@ -36,7 +36,7 @@ impl Oracle<'_> {
             .into_iter()
             .filter_map(|l| match l.target {
                 LinkTarget::Page(q) => Some(q),
-                LinkTarget::Fault { .. } => None,
+                LinkTarget::Fault { .. } | LinkTarget::Dead { .. } => None,
             })
     }
 

@@ -161,6 +161,11 @@ pub struct LinkConfig {
     pub hub_min: u32,
     /// Upper bound (exclusive) of the hub page link count.
     pub hub_max: u32,
+    /// Share of content links to other hosts that are dead, as much of the
+    /// real web's are: half point at a page its host no longer has (404),
+    /// half at a host that no longer exists (a `.invalid` name, which never
+    /// resolves). The link keeps the anchor text it had. Default 0.
+    pub dead_cross_host: f64,
 }
 
 impl Default for LinkConfig {
@@ -178,6 +183,7 @@ impl Default for LinkConfig {
             popularity_exponent: 0.9,
             hub_min: 10,
             hub_max: 30,
+            dead_cross_host: 0.0,
         }
     }
 }
@@ -314,6 +320,7 @@ impl WebConfig {
             ("links.focus_stick", l.focus_stick),
             ("links.universal_rate", l.universal_rate),
             ("links.fault_rate", l.fault_rate),
+            ("links.dead_cross_host", l.dead_cross_host),
             ("links.home_bias", l.home_bias),
         ] {
             unit(name, v)?;

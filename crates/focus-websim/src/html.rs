@@ -66,11 +66,33 @@ impl Web {
                 }
             }
             LinkTarget::Fault { fault, n } => self.fault_url(fault, n),
+            LinkTarget::Dead { was, host_gone } => self.dead_url(was, host_gone),
         }
     }
 
+    /// Where a dead link to page `was` points: a page of its host that
+    /// does not exist (the same directory, a leaf number past the host's
+    /// pages), or the same path on the host's name under `.invalid`.
+    fn dead_url(&self, was: u32, host_gone: bool) -> String {
+        let Some((h, l)) = self.hosts.locate(was) else {
+            return "http://gone.invalid/".into();
+        };
+        let host = &self.hosts.hosts[h as usize];
+        let path = crate::urls::page_path(&self.topics, self.seed, host, l);
+        if host_gone {
+            let stem = host
+                .name
+                .rsplit_once('.')
+                .map_or(host.name.as_str(), |x| x.0);
+            return format!("http://{stem}.invalid{path}");
+        }
+        let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+        let slug = crate::urls::slug(&self.topics, self.seed, host, l);
+        format!("http://{}{dir}{slug}-{}.html", host.name, host.len + l)
+    }
+
     fn anchor(&self, rng: &mut rand_chacha::ChaCha8Rng, link: &Link, from_host: u32) -> String {
-        let LinkTarget::Page(p) = link.target else {
+        let (LinkTarget::Page(p) | LinkTarget::Dead { was: p, .. }) = link.target else {
             return match rng.random_range(0..3u32) {
                 0 => "click here".into(),
                 1 => "more information".into(),

@@ -26,6 +26,14 @@ pub enum LinkTarget {
         /// Parameter of the fault URL.
         n: u32,
     },
+    /// A dead link (`LinkConfig::dead_cross_host`): it was a link to page
+    /// `was`, whose host no longer has it (404) or no longer exists.
+    Dead {
+        /// The page the link pointed at.
+        was: u32,
+        /// The whole host is gone (its name does not resolve).
+        host_gone: bool,
+    },
 }
 
 /// One out-link of a generated page.
@@ -196,7 +204,29 @@ impl Web {
                 });
             }
         }
+        self.kill_links(pid, h, &mut out);
         out
+    }
+
+    /// Turns a share of the content links to other hosts into dead links
+    /// (`LinkConfig::dead_cross_host`), from a stream of their own so the
+    /// web without dead links is unchanged.
+    fn kill_links(&self, pid: u32, h: u32, out: &mut [Link]) {
+        let dead = self.config.links.dead_cross_host;
+        if dead <= 0.0 {
+            return;
+        }
+        let mut rng = rng_for(self.seed, purpose::DEAD, u64::from(pid));
+        for l in out.iter_mut().filter(|l| !l.nav) {
+            if let LinkTarget::Page(p) = l.target {
+                if self.hosts.locate(p).is_some_and(|x| x.0 != h) && rng.random::<f64>() < dead {
+                    l.target = LinkTarget::Dead {
+                        was: p,
+                        host_gone: rng.random::<bool>(),
+                    };
+                }
+            }
+        }
     }
 
     fn geometric(rng: &mut ChaCha8Rng, mean: f64) -> u32 {

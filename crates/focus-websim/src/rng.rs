@@ -18,6 +18,7 @@ pub(crate) mod purpose {
     pub(crate) const ANCHOR: u64 = 10;
     pub(crate) const MIXTURE: u64 = 11;
     pub(crate) const TEMPLATE: u64 = 12;
+    pub(crate) const DEAD: u64 = 13;
 }
 
 pub(crate) use focus_core::mix64;

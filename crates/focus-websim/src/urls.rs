@@ -8,7 +8,7 @@ use crate::hosts::{Host, Node};
 use crate::rng::hash3;
 use crate::topics::Topics;
 
-fn slug<'a>(topics: &'a Topics, seed: u64, host: &Host, local: u32) -> &'a str {
+pub(crate) fn slug<'a>(topics: &'a Topics, seed: u64, host: &Host, local: u32) -> &'a str {
     // Skip the function-word head: slugs are content-free pseudo-words.
     let head = crate::vocab::FUNCTION_WORDS.len();
     let span = topics.background.len().saturating_sub(head).max(1);

@@ -178,3 +178,105 @@ fn robots_and_search_service() {
     assert!(body(&r).lines().count() <= 5);
     assert_eq!(web.render(web.search_host(), "/search").status, 400);
 }
+
+/// `links.dead_cross_host`: that share of cross-host content links is
+/// dead, half 404 on a live host and half on a `.invalid` name; with the
+/// default 0 the web is unchanged.
+#[test]
+fn dead_links_404_or_name_a_host_that_does_not_exist() {
+    use focus_websim::LinkTarget;
+    let live = web();
+    let mut c = WebConfig::small();
+    c.oversized_bytes = 100_000;
+    c.links.dead_cross_host = 0.8;
+    let dead = Web::new(c, 1).unwrap();
+    let (mut cross, mut gone, mut missing) = (0u32, 0u32, 0u32);
+    for pid in 0..dead.page_count() {
+        let before = live.out_links(pid);
+        let after = dead.out_links(pid);
+        assert_eq!(before.len(), after.len(), "links are killed, not removed");
+        for (b, a) in before.iter().zip(&after) {
+            match a.target {
+                LinkTarget::Dead { was, host_gone } => {
+                    assert_eq!(b.target, LinkTarget::Page(was));
+                    assert!(!a.nav, "navigation links stay alive");
+                    cross += 1;
+                    if host_gone {
+                        gone += 1;
+                    } else {
+                        missing += 1;
+                    }
+                }
+                t => {
+                    assert_eq!(t, b.target);
+                    if let LinkTarget::Page(p) = t {
+                        let other = live
+                            .page_url(p)
+                            .zip(live.page_url(pid))
+                            .is_some_and(|(x, y)| x.split('/').nth(2) != y.split('/').nth(2));
+                        cross += u32::from(other && !a.nav);
+                    }
+                }
+            }
+        }
+    }
+    let share = f64::from(gone + missing) / f64::from(cross);
+    assert!((0.75..0.85).contains(&share), "{share}");
+    assert!(gone > missing / 2 && missing > gone / 2, "{gone} {missing}");
+
+    // Rendered: the dead links' URLs answer 404 or name a .invalid host.
+    let pid = (0..dead.page_count())
+        .find(|&p| {
+            let l = dead.out_links(p);
+            l.iter().any(|x| {
+                matches!(
+                    x.target,
+                    LinkTarget::Dead {
+                        host_gone: true,
+                        ..
+                    }
+                )
+            }) && l.iter().any(|x| {
+                matches!(
+                    x.target,
+                    LinkTarget::Dead {
+                        host_gone: false,
+                        ..
+                    }
+                )
+            })
+        })
+        .unwrap();
+    let url = dead.page_url(pid).unwrap();
+    let (host, path) = url[7..].split_once('/').unwrap();
+    let html = body(&dead.render(host, &format!("/{path}")));
+    let hrefs: Vec<&str> = html
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .filter(|h| h.starts_with("http://"))
+        .collect();
+    assert!(hrefs.iter().any(|h| h.contains(".invalid/")), "{hrefs:?}");
+    let not_found = hrefs
+        .iter()
+        .filter(|h| !h.contains(".invalid/"))
+        .filter(|h| {
+            let (host, path) = h[7..].split_once('/').unwrap();
+            dead.render(host, &format!("/{path}")).status == 404
+        })
+        .count();
+    let want = dead
+        .out_links(pid)
+        .iter()
+        .filter(|x| {
+            matches!(
+                x.target,
+                LinkTarget::Dead {
+                    host_gone: false,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(not_found, want);
+}

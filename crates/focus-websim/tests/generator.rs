@@ -193,6 +193,7 @@ fn every_fault_host_is_reachable_from_the_seeds() {
                 LinkTarget::Fault { fault, .. } => {
                     faults.insert(fault);
                 }
+                LinkTarget::Dead { .. } => {}
             }
         }
     }

@@ -154,7 +154,7 @@ async fn connection_level_faults_and_services_over_http() {
                 .iter()
                 .find_map(|l| match l.target {
                     focus_websim::LinkTarget::Page(p) => Some(p),
-                    focus_websim::LinkTarget::Fault { .. } => None,
+                    _ => None,
                 })
                 .unwrap(),
         )
