@@ -51,11 +51,19 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
     let canon = Canonicalizer::default();
     let mut server = None;
     let (fetcher, taxonomy, examples, seeds, truth) = match &plan.source {
-        TopicSource::Websim { good, seeds, pages } => {
-            let config = match pages {
+        TopicSource::Websim {
+            good,
+            seeds,
+            pages,
+            dead_links,
+        } => {
+            let mut config = match pages {
                 Some(n) => WebConfig::default().with_pages(*n),
                 None => WebConfig::default(),
             };
+            if let Some(percent) = dead_links {
+                config.links.dead_cross_host = f64::from(*percent) / 100.0;
+            }
             let web: Arc<dyn Site> =
                 Arc::new(Web::new(config, plan.seed).map_err(|e| AppError::Input(e.to_string()))?);
             let good: Vec<String> = if good.is_empty() {

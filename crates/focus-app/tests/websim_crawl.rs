@@ -13,6 +13,7 @@ fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
         good: vec![],
         seeds: None,
         pages: None,
+        dead_links: None,
     };
     CrawlPlan {
         max_pages: pages,
@@ -274,6 +275,7 @@ async fn a_mirrored_page_is_marked_a_duplicate_and_not_expanded() {
             good: vec![],
             seeds: Some(seeds),
             pages: None,
+            dead_links: None,
         },
         ..base
     };
@@ -304,4 +306,62 @@ async fn a_mirrored_page_is_marked_a_duplicate_and_not_expanded() {
             l.url
         );
     }
+}
+
+/// `--websim-dead-links 80`: four in five cross-host content links are
+/// dead (404, or a `.invalid` host). The crawl counts the fetches spent on
+/// them, keeps most of its budget for pages, and (host health) lets a host
+/// that did not resolve wait instead of asking again at once, so it spends
+/// fewer fetches on dead names than the link-kind rule alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dead_links_are_counted_and_dead_hosts_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = |name: &str, priority: ChildPriority| {
+        let out = dir.path().join(name);
+        let mut p = plan(&out, 1500, Crawler::SOFT);
+        p.source = TopicSource::Websim {
+            good: vec![],
+            seeds: None,
+            pages: None,
+            dead_links: Some(80),
+        };
+        p.strategy = Strategy::of(Crawler::Soft {
+            order: SoftOrder::Vldb,
+            priority,
+        });
+        async move { (run(&p).await.unwrap(), out) }
+    };
+    let errors = |out: &Path, label: &str| -> Vec<bool> {
+        std::fs::read_to_string(out.join("pages.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["error"]
+                    .as_str()
+                    .is_some_and(|e| e != "robots_disallowed" && (label.is_empty() || e == label))
+            })
+            .collect()
+    };
+    let (s, out) = crawl("learnt", ChildPriority::Learnt).await;
+    let failed = errors(&out, "");
+    assert_eq!(
+        s.failed_fetches,
+        failed.iter().filter(|&&e| e).count() as u64
+    );
+    let late = &failed[500..];
+    let share = late.iter().filter(|&&e| e).count() as f64 / late.len() as f64;
+    assert!(
+        share < 1.0 / 3.0,
+        "{share:.3} of fetches after the first 500 failed"
+    );
+    assert!(errors(&out, "status_404").contains(&true));
+    let (_, kinds_out) = crawl("link-kinds", ChildPriority::LinkKinds).await;
+    let dns = |out: &Path| errors(out, "dns_error").iter().filter(|&&e| e).count();
+    assert!(
+        dns(&out) < dns(&kinds_out),
+        "dead names asked: {} with host health, {} without",
+        dns(&out),
+        dns(&kinds_out)
+    );
 }

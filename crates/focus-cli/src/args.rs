@@ -100,6 +100,12 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "N", conflicts_with = "examples")]
     pub websim_pages: Option<u32>,
 
+    /// Make this percentage of the embedded websim's cross-host content
+    /// links dead, as on the real web: half 404 on a live host, half to a
+    /// host that no longer exists (docs/websim.md). Default: none.
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100), conflicts_with = "examples")]
+    pub websim_dead_links: Option<u8>,
+
     /// Queued URLs kept in memory: beyond N the frontier files URLs in its
     /// disk-backed cold tier under `--out` (for crawls whose frontier
     /// outgrows memory; the crawl's order is the same). Default: all in
@@ -150,8 +156,11 @@ pub enum OrderArg {
 /// `--child-priority`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChildPriorityArg {
-    /// Relevance scaled by the learnt yield of the link's kind.
+    /// Relevance scaled by the learnt yield of the link's kind and by how
+    /// the link's host has answered.
     Learnt,
+    /// Relevance scaled by the learnt yield of the link's kind only.
+    LinkKinds,
     /// The parent's relevance (the 1999 papers).
     Paper,
 }

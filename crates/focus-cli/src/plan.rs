@@ -19,6 +19,9 @@ pub enum TopicSource {
         seeds: Option<PathBuf>,
         /// Pages of the web instead of the default web's (`--websim-pages`).
         pages: Option<u32>,
+        /// Percentage of cross-host content links that are dead
+        /// (`--websim-dead-links`; default none).
+        dead_links: Option<u8>,
     },
     /// Replay a recorded, labelled corpus on loopback (`--corpus`) and
     /// crawl it; its ground truth is wired in for evaluation only.
@@ -177,6 +180,7 @@ impl CrawlPlan {
                 good: a.good.clone(),
                 seeds: seeds.clone(),
                 pages: a.websim_pages,
+                dead_links: a.websim_dead_links,
             },
         };
         let strategy = strategy(a, own)?;
@@ -212,6 +216,7 @@ fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
             },
             priority: match a.child_priority {
                 Some(ChildPriorityArg::Learnt) => ChildPriority::Learnt,
+                Some(ChildPriorityArg::LinkKinds) => ChildPriority::LinkKinds,
                 Some(ChildPriorityArg::Paper) => ChildPriority::Paper,
                 None => priority,
             },
@@ -268,7 +273,8 @@ mod tests {
             TopicSource::Websim {
                 good: vec![],
                 seeds: None,
-                pages: None
+                pages: None,
+                dead_links: None,
             }
         );
         assert_eq!(p.max_pages, 5000);

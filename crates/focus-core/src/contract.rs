@@ -106,6 +106,12 @@ pub struct Summary {
     /// `pages.jsonl`, not expanded, not counted as harvest).
     #[serde(default)]
     pub duplicate_pages: u64,
+    /// Fetch attempts that returned no page: an HTTP error status, a name
+    /// that does not resolve, a refused, reset or timed-out connection, a
+    /// body too large or of the wrong type (robots.txt refusals, which
+    /// send no request, not included).
+    #[serde(default)]
+    pub failed_fetches: u64,
     /// Mean estimated relevance.
     pub harvest_rate_estimated: f64,
     /// Fetch attempts per second of wall time.

@@ -23,9 +23,14 @@ pub enum SoftOrder {
 #[serde(rename_all = "snake_case")]
 pub enum ChildPriority {
     /// The parent's relevance scaled by what links of the same kind (same
-    /// site or cross site) from relevant pages have yielded in the crawl.
+    /// site or cross site) from relevant pages have yielded in the crawl,
+    /// and by how the link's host and site have answered (hosts that
+    /// answer only errors sink).
     #[default]
     Learnt,
+    /// The link-kind scaling of [`ChildPriority::Learnt`] without the
+    /// host answers (the project's default before host health).
+    LinkKinds,
     /// The parent's relevance, as both 1999 papers give it.
     Paper,
 }

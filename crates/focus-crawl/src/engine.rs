@@ -223,6 +223,7 @@ fn summarise(
         crawler: rules.policy.name().to_owned(),
         pages_fetched: tally.fetched,
         duplicate_pages: tally.duplicates,
+        failed_fetches: tally.failed,
         harvest_rate_estimated: tally.tracker.harvest_estimated(),
         pages_per_s: tally.fetched as f64 / elapsed.max(1e-9),
         elapsed_s: elapsed,

@@ -78,6 +78,7 @@ mod dispatch;
 mod distill_step;
 mod engine;
 mod error;
+pub mod host_health;
 mod judge;
 pub mod link_value;
 mod observer;

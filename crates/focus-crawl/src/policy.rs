@@ -4,7 +4,7 @@
 //!
 //! | policy | paper | expands | child priority | order |
 //! |---|---|---|---|---|
-//! | [`SoftFocus::default`] | Chakrabarti 1999 + learnt link kinds | every page | R(parent) × link kind factor ([`crate::link_value`]), max over paths | (numtries ↑, R ↓, serverload ↑) |
+//! | [`SoftFocus::default`] | Chakrabarti 1999 + learnt link kinds and host health | every page | R(parent) × link kind factor ([`crate::link_value`]) × host health factor ([`crate::host_health`]), max over paths | (numtries ↑, R ↓, serverload ↑) |
 //! | [`SoftFocus::VLDB`] | Chakrabarti 1999, VLDB paper | every page | R(parent), max over paths | (numtries ↑, R ↓, serverload ↑) |
 //! | [`SoftFocus::WWW`] | Chakrabarti 1999, WWW paper | every page | R(parent), max over paths | (numtries ↑, R ↓), ties by arrival |
 //! | [`HardFocus`] | Chakrabarti 1999 | best leaf has a good ancestor-or-self | R(parent) (measurement only) | (numtries ↑, arbitrary) |
@@ -54,6 +54,10 @@ pub struct LinkPriority {
     pub same_site: f64,
     /// Links to other sites.
     pub cross_site: f64,
+    /// Whether a link's priority is also scaled by how its host and site
+    /// have answered so far ([`crate::host_health`]): hosts that answer
+    /// only errors sink. The papers' own rules leave it off.
+    pub by_host_health: bool,
 }
 
 impl LinkPriority {
@@ -62,14 +66,21 @@ impl LinkPriority {
         Self {
             same_site: p,
             cross_site: p,
+            by_host_health: false,
         }
     }
 
-    /// The priority of a link of `kind`.
-    pub fn of(&self, kind: LinkKind) -> f64 {
-        match kind {
+    /// The priority of a link of `kind` to a host whose health factor is
+    /// `host_factor` (in (0, 1]; used only when `by_host_health`).
+    pub fn of(&self, kind: LinkKind, host_factor: f64) -> f64 {
+        let p = match kind {
             LinkKind::SameSite => self.same_site,
             LinkKind::CrossSite => self.cross_site,
+        };
+        if self.by_host_health {
+            p * host_factor
+        } else {
+            p
         }
     }
 }
@@ -96,6 +107,12 @@ pub trait Policy: Send + Sync {
     fn uses_distiller(&self) -> bool;
     /// The decision for one judged page.
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion;
+    /// Whether a host that fails waits before its next try
+    /// ([`crate::host_health::HostHealth::backoff_ms`]); the papers' rules
+    /// and the baselines do not.
+    fn backs_off_failing_hosts(&self) -> bool {
+        false
+    }
 }
 
 /// Soft focus: every outlink inherits its parent's relevance (scaled by its
@@ -108,6 +125,7 @@ pub trait Policy: Send + Sync {
 pub struct SoftFocus {
     order: Order,
     learnt_links: bool,
+    host_health: bool,
 }
 
 impl SoftFocus {
@@ -115,11 +133,13 @@ impl SoftFocus {
     pub const VLDB: SoftFocus = SoftFocus {
         order: Order::Lexicographic,
         learnt_links: false,
+        host_health: false,
     };
     /// (numtries ↑, R ↓), ties by arrival: the WWW 1999 paper.
     pub const WWW: SoftFocus = SoftFocus {
         order: Order::NumtriesPriority,
         learnt_links: false,
+        host_health: false,
     };
 
     /// The same order, but an outlink's priority is its parent's relevance
@@ -132,12 +152,22 @@ impl SoftFocus {
             ..self
         }
     }
+
+    /// The same, and an outlink's priority is also scaled by how its host
+    /// and site have answered so far ([`crate::host_health`]).
+    pub const fn with_host_health(self) -> Self {
+        Self {
+            host_health: true,
+            ..self
+        }
+    }
 }
 
 impl Default for SoftFocus {
-    /// The VLDB order with learnt link kinds: the project's soft crawl.
+    /// The VLDB order with learnt link kinds and host health: the
+    /// project's soft crawl.
     fn default() -> Self {
-        Self::VLDB.with_learnt_links()
+        Self::VLDB.with_learnt_links().with_host_health()
     }
 }
 
@@ -151,15 +181,22 @@ impl Policy for SoftFocus {
     fn uses_distiller(&self) -> bool {
         true
     }
+    fn backs_off_failing_hosts(&self) -> bool {
+        self.host_health
+    }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
         let r = page.relevance.clamp(0.0, 1.0);
         let priority = if self.learnt_links {
             LinkPriority {
                 same_site: r * page.links.factor(LinkKind::SameSite),
                 cross_site: r * page.links.factor(LinkKind::CrossSite),
+                by_host_health: self.host_health,
             }
         } else {
-            LinkPriority::uniform(r)
+            LinkPriority {
+                by_host_health: self.host_health,
+                ..LinkPriority::uniform(r)
+            }
         };
         Expansion::Expand { priority }
     }
@@ -277,7 +314,8 @@ pub fn for_crawler(crawler: Crawler) -> Box<dyn Policy> {
             };
             Box::new(match priority {
                 ChildPriority::Paper => paper,
-                ChildPriority::Learnt => paper.with_learnt_links(),
+                ChildPriority::Learnt => paper.with_learnt_links().with_host_health(),
+                ChildPriority::LinkKinds => paper.with_learnt_links(),
             })
         }
         Crawler::Hard => Box::new(HardFocus),
@@ -410,7 +448,8 @@ mod tests {
                 Expansion::Expand {
                     priority: LinkPriority {
                         same_site: 0.5,
-                        cross_site: 0.5 * factor
+                        cross_site: 0.5 * factor,
+                        by_host_health: false,
                     }
                 }
             );

@@ -12,7 +12,8 @@ use focus_fetch::Fingerprint;
 use focus_frontier::Candidate;
 
 use crate::apply::{
-    harvested_relevance, host_limit_key, host_ready_key, learn_link, queued, stored_seq, CrawlState,
+    harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, queued,
+    stored_seq, CrawlState,
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
@@ -62,6 +63,7 @@ pub(crate) fn resume(
     for (p, url) in pages.iter().zip(&urls) {
         st.frontier.mark_seen(PageId(p.id));
         if let Some(url) = url {
+            learn_host(&mut st.tally, p, url);
             let host = url.host_key();
             st.frontier.note_served(&host);
             hosts.insert(host);

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use focus_core::{Taxonomy, TopicId};
 use focus_eval::HarvestTracker;
 
+use crate::host_health::HostHealth;
 use crate::link_value::LinkValue;
 use crate::stagnation::{StagnationConfig, StagnationMonitor};
 
@@ -26,6 +27,10 @@ pub(crate) struct Tally {
     pub(crate) stagnation: Option<String>,
     /// What links of each kind have yielded.
     pub(crate) links: LinkValue,
+    /// How each host and site has answered.
+    pub(crate) hosts: HostHealth,
+    /// Fetch attempts that sent a request and got no page back.
+    pub(crate) failed: u64,
 }
 
 impl Tally {
@@ -38,6 +43,8 @@ impl Tally {
             relevant: HashSet::new(),
             stagnation: None,
             links: LinkValue::new(),
+            hosts: HostHealth::new(),
+            failed: 0,
         }
     }
 

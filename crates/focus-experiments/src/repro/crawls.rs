@@ -112,6 +112,7 @@ pub(super) async fn crawl(
         good: vec![good.to_owned()],
         seeds: Some(seeds.to_path_buf()),
         pages: None,
+        dead_links: None,
     };
     let plan = CrawlPlan {
         max_pages: cfg.pages,
