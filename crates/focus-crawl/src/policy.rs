@@ -394,7 +394,16 @@ mod tests {
             );
             assert!(soft.uses_distiller());
         }
-        assert_eq!(SoftFocus::default(), SoftFocus::VLDB.with_learnt_links());
+        assert_eq!(
+            SoftFocus::default(),
+            SoftFocus::VLDB.with_learnt_links().with_host_health()
+        );
+        assert!(SoftFocus::default().backs_off_failing_hosts());
+        assert!(!SoftFocus::VLDB.backs_off_failing_hosts());
+        assert!(!SoftFocus::VLDB
+            .with_learnt_links()
+            .backs_off_failing_hosts());
+        assert!(!BreadthFirst.backs_off_failing_hosts());
         assert_eq!(SoftFocus::default().order(), Order::Lexicographic);
         assert_eq!(SoftFocus::WWW.order(), Order::NumtriesPriority);
     }
