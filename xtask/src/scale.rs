@@ -14,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use focus_core::Summary;
 
 use crate::run_cargo;
 
@@ -257,9 +258,31 @@ fn check_resumed(out: &Path, pages: u64) -> Result<ResumeCheck> {
     Ok(check)
 }
 
-fn summary(out: &Path) -> Result<serde_json::Value> {
+fn summary(out: &Path) -> Result<Summary> {
     let text = std::fs::read_to_string(out.join("summary.json"))?;
     Ok(serde_json::from_str(&text)?)
+}
+
+/// One row per round page count: pages, throughput since the previous
+/// row, resident memory, its peak and the bound.
+fn table(o: &mut String, first: &str, samples: &[Sample], every: u64) -> Result<()> {
+    writeln!(
+        o,
+        "| {first} | pages/s since previous row | VmRSS MB | VmHWM MB | bound MB |"
+    )?;
+    writeln!(o, "|---|---|---|---|---|")?;
+    for (x, rate) in rows(samples, every) {
+        writeln!(
+            o,
+            "| {} | {} | {:.0} | {:.0} | {:.0} |",
+            x.pages,
+            rate.map_or("-".into(), |r| format!("{r:.0}")),
+            x.rss_mb,
+            x.hwm_mb,
+            bound_mb(x.pages)
+        )?;
+    }
+    Ok(())
 }
 
 /// Samples at round page counts, with the throughput since the previous
@@ -315,23 +338,8 @@ fn report(
         s.args(Path::new("OUT")).join(" ")
     )?;
     writeln!(o, "## Straight through\n")?;
-    writeln!(
-        o,
-        "| pages fetched | pages/s since previous row | VmRSS MB | VmHWM MB | bound MB |"
-    )?;
-    writeln!(o, "|---|---|---|---|---|")?;
     let every = (s.pages / 10).max(1);
-    for (x, rate) in rows(a, every) {
-        writeln!(
-            o,
-            "| {} | {} | {:.0} | {:.0} | {:.0} |",
-            x.pages,
-            rate.map_or("-".into(), |r| format!("{r:.0}")),
-            x.rss_mb,
-            x.hwm_mb,
-            bound_mb(x.pages)
-        )?;
-    }
+    table(&mut o, "pages fetched", a, every)?;
     let sa = summary(straight)?;
     let pa = peak(a);
     writeln!(
@@ -341,11 +349,11 @@ fn report(
         pa.hwm_mb,
         pa.pages,
         bound_mb(pa.pages),
-        sa["pages_fetched"],
-        sa["elapsed_s"].as_f64().unwrap_or(0.0),
-        sa["pages_per_s"].as_f64().unwrap_or(0.0),
-        sa["harvest_rate_true"].as_f64().unwrap_or(0.0),
-        sa["frontier_left"],
+        sa.pages_fetched,
+        sa.elapsed_s,
+        sa.pages_per_s,
+        sa.harvest_rate_true.unwrap_or(0.0),
+        sa.frontier_left,
     )?;
     writeln!(o, "## Killed with SIGKILL and resumed\n")?;
     let (p1, p2) = (peak(b1), peak(b2));
@@ -363,24 +371,15 @@ fn report(
         bound_mb(p2.pages),
         check.lines,
         check.distinct,
-        sb["pages_fetched"],
-        sb["harvest_rate_true"].as_f64().unwrap_or(0.0),
-        sa["harvest_rate_true"].as_f64().unwrap_or(0.0),
-        sb["frontier_left"],
-        sa["frontier_left"],
+        sb.pages_fetched,
+        sb.harvest_rate_true.unwrap_or(0.0),
+        sa.harvest_rate_true.unwrap_or(0.0),
+        sb.frontier_left,
+        sa.frontier_left,
     )?;
-    writeln!(o, "| after resume: pages fetched | pages/s since previous row | VmRSS MB | VmHWM MB | bound MB |")?;
-    writeln!(o, "|---|---|---|---|---|")?;
-    for (x, rate) in rows(b2, every) {
-        writeln!(
-            o,
-            "| {} | {} | {:.0} | {:.0} | {:.0} |",
-            x.pages,
-            rate.map_or("-".into(), |r| format!("{r:.0}")),
-            x.rss_mb,
-            x.hwm_mb,
-            bound_mb(x.pages)
-        )?;
-    }
+    // Before the resumed crawl has rewritten pages.jsonl the line count is
+    // the killed crawl's: its rows start past the kill.
+    let after: Vec<Sample> = b2.iter().copied().filter(|x| x.pages > killed_at).collect();
+    table(&mut o, "after resume: pages fetched", &after, every)?;
     Ok(o)
 }
