@@ -27,7 +27,7 @@ pub struct PageLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duplicate: Option<Duplicate>,
     /// Why the fetch failed, when it did (a fetch error's label, e.g.
-    /// `timeout`, `robots_disallowed`, `http_404`).
+    /// `timeout_total`, `robots_disallowed`, `status_404`).
     #[serde(default)]
     pub error: Option<String>,
     /// When the fetch finished (ms since the Unix epoch).

@@ -7,7 +7,7 @@
 //! interleaved.
 
 use focus_core::{CanonicalUrl, DomainKey, HostKey};
-use focus_fetch::{DuplicateDetector, FetchError};
+use focus_fetch::{DuplicateDetector, FetchError, ROBOTS_DISALLOWED};
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{PageRecord, QueuedUrl, Store};
 
@@ -132,7 +132,7 @@ pub(crate) fn apply(
             p.url.parse::<CanonicalUrl>().ok()?.domain_key(),
         ))
     });
-    learn_host(&mut st.tally, record, &c.url);
+    learn_host(&mut st.tally, record, &c.host, &site);
     let backoff = st.tally.hosts.backoff_ms(&c.host);
     if backoff > 0 && rules.policy.backs_off_failing_hosts() {
         st.frontier.cool_until(&c.host, now + backoff);
@@ -153,8 +153,10 @@ pub(crate) fn apply(
         };
         if let Expansion::Expand { priority } = rules.policy.expand(&verdict) {
             for (_, url) in &j.links {
-                let health = st.tally.hosts.factor(&url.host_key(), &url.domain_key());
-                let p = priority.of(LinkKind::between(&site, &url.domain_key()), health);
+                let domain = url.domain_key();
+                let p = priority.of(LinkKind::between(&site, &domain), || {
+                    st.tally.hosts.factor(&url.host_key(), &domain)
+                });
                 let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), p);
                 match st.frontier.push(cand.clone()) {
                     PushResult::Queued => new.push(queued(&cand, &st.frontier)),
@@ -202,14 +204,12 @@ pub(crate) fn apply(
     Ok(())
 }
 
-/// Teaches the tally's link values what the link from `parent` (its
-/// relevance and site, when the page has one) to a page on `site` of
-/// relevance `relevance` yielded.
-/// Records whether page `p`'s host answered, for [`crate::host_health`]:
-/// any HTTP answer counts (a 404 is the URL's fault, not the host's); a
-/// URL the crawl did not request (robots.txt forbade it) says nothing.
-pub(crate) fn learn_host(tally: &mut Tally, p: &PageRecord, url: &CanonicalUrl) {
-    if p.error.as_ref() == Some(&FetchError::DisallowedByRobots.label()) {
+/// Records whether page `p`'s host `host` (site `site`) answered, for
+/// [`crate::host_health`]: any HTTP answer counts (a 404 is the URL's
+/// fault, not the host's); a URL the crawl did not request (robots.txt
+/// forbade it) says nothing.
+pub(crate) fn learn_host(tally: &mut Tally, p: &PageRecord, host: &HostKey, site: &DomainKey) {
+    if p.error.as_deref() == Some(ROBOTS_DISALLOWED) {
         return;
     }
     tally.failed += u64::from(p.error.is_some());
@@ -217,11 +217,12 @@ pub(crate) fn learn_host(tally: &mut Tally, p: &PageRecord, url: &CanonicalUrl) 
         .error
         .as_deref()
         .is_some_and(FetchError::is_host_fault_label);
-    tally
-        .hosts
-        .record(&url.host_key(), &url.domain_key(), answered);
+    tally.hosts.record(host, site, answered);
 }
 
+/// Teaches the tally's link values what the link from `parent` (its
+/// relevance and site, when the page has one) to a page on `site` of
+/// relevance `relevance` yielded.
 pub(crate) fn learn_link(
     tally: &mut Tally,
     parent: Option<&(f64, DomainKey)>,

@@ -70,15 +70,15 @@ impl LinkPriority {
         }
     }
 
-    /// The priority of a link of `kind` to a host whose health factor is
-    /// `host_factor` (in (0, 1]; used only when `by_host_health`).
-    pub fn of(&self, kind: LinkKind, host_factor: f64) -> f64 {
+    /// The priority of a link of `kind` to a host whose health factor (in
+    /// (0, 1]) `host_factor` gives; asked only when `by_host_health`.
+    pub fn of(&self, kind: LinkKind, host_factor: impl FnOnce() -> f64) -> f64 {
         let p = match kind {
             LinkKind::SameSite => self.same_site,
             LinkKind::CrossSite => self.cross_site,
         };
         if self.by_host_health {
-            p * host_factor
+            p * host_factor()
         } else {
             p
         }

@@ -63,7 +63,7 @@ pub(crate) fn resume(
     for (p, url) in pages.iter().zip(&urls) {
         st.frontier.mark_seen(PageId(p.id));
         if let Some(url) = url {
-            learn_host(&mut st.tally, p, url);
+            learn_host(&mut st.tally, p, &url.host_key(), &url.domain_key());
             let host = url.host_key();
             st.frontier.note_served(&host);
             hosts.insert(host);

@@ -56,5 +56,7 @@ pub use config::{ConnectTo, ConnectToError, FetchConfig};
 pub use dedup::{simhash, DuplicateDetector, DuplicateKind, Fingerprint};
 pub use fetcher::Fetcher;
 pub use hosts::HostStatus;
-pub use outcome::{Body, FetchError, FetchOutcome, Fetched, RobotsDirectives, TimeoutPhase};
+pub use outcome::{
+    Body, FetchError, FetchOutcome, Fetched, RobotsDirectives, TimeoutPhase, ROBOTS_DISALLOWED,
+};
 pub use stats::FetchStats;

@@ -164,11 +164,14 @@ pub enum FetchError {
     Protocol(String),
 }
 
+/// [`FetchError::label`] of a URL robots.txt forbids (no request was sent).
+pub const ROBOTS_DISALLOWED: &str = "robots_disallowed";
+
 impl FetchError {
     /// A short stable label for statistics and `pages.jsonl`.
     pub fn label(&self) -> String {
         match self {
-            Self::DisallowedByRobots => "robots_disallowed".into(),
+            Self::DisallowedByRobots => ROBOTS_DISALLOWED.into(),
             Self::RobotsUnavailable { .. } => "robots_unavailable".into(),
             Self::HostBad => "host_bad".into(),
             Self::Timeout(TimeoutPhase::Connect) => "timeout_connect".into(),
