@@ -3,7 +3,9 @@
 //! * [`HierNb`] — hierarchical multinomial naive Bayes over a taxonomy
 //!   (Chakrabarti et al. 1999): per-node feature selection, Laplace-smoothed
 //!   θ(c,t) (eq. 1 of the VLDB paper), Pr[c|d] by the chain rule, soft
-//!   relevance R(d) = Σ_good Pr[c|d] and the best leaf for hard focus.
+//!   relevance R(d) = Σ_good Pr[c|d] and the best leaf for hard focus;
+//!   exact posteriors or [`temper`]ed ones (word evidence weighted by a
+//!   fitted, length-dependent factor), which rank and are calibrated.
 //! * [`Centroids`] — Bergmark's TF-IDF centroids and cosine correlation
 //!   with a minimum term overlap and idf re-estimation.
 //! * [`SvmTree`] — BINGO!'s linear SVM per topic node against competing
@@ -55,11 +57,12 @@ pub mod layered_nb;
 pub mod meta;
 pub mod model_io;
 pub mod svm;
+pub mod temper;
 mod weights;
 
 pub use centroid::{CentroidConfig, Centroids};
 pub use featurize::Featurizer;
-pub use hier_nb::{HierNb, HierNbConfig};
+pub use hier_nb::{HierNb, HierNbConfig, Scoring};
 pub use layered_nb::{LayerVerdict, LayeredNb};
 pub use svm::{LinearSvm, SvmConfig, SvmTree};
 
