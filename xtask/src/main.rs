@@ -5,11 +5,13 @@
 //! Tasks: `ci` runs exactly what `.ci/run` runs; `tidy` checks repository
 //! conventions (every `.rs` file opens with a `//!` doc); `bench` runs every
 //! benchmark in release mode; `repro` reproduces a paper's figures; `eval`
-//! runs the real-corpus evaluation; `scale` measures a long crawl and its
+//! runs the real-corpus evaluation; `defaults` compares the default crawl
+//! with the ones it replaced on the websim; `scale` measures a long crawl and its
 //! resume after SIGKILL. It owns no crawler
 //! logic and no library may depend on it.
 
 mod bench;
+mod defaults;
 mod scale;
 mod tidy;
 
@@ -27,6 +29,7 @@ fn main() -> Result<()> {
         Some("eval") => eval(&args[1..]),
         Some("bench") => bench::run(&project_root(), args.iter().any(|a| a == "--full")),
         Some("scale") => scale::run(&project_root(), &args[1..]),
+        Some("defaults") => defaults::run(&project_root(), &args[1..]),
         Some(other) => bail!("unknown task `{other}`\n\n{USAGE}"),
         None => {
             println!("{USAGE}");
@@ -50,6 +53,10 @@ tasks:
   bench  every benchmark in release mode (criterion benches with a short
          window, frontier sizes 10^4 and 10^6, classifier accuracy);
          `--full` uses criterion's defaults and adds 10^7 queued URLs
+  defaults
+         the default focus-soft crawl beside the configurations it
+         replaced, on websim webs 1-3 with and without dead links and on
+         the cycling leaf -> docs/results/websim-defaults.md (about 8 min)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
          a long focus-soft crawl of the million-page websim (200,000
          pages, hot tier 10,000 URLs), straight and killed at 100,000 then

@@ -34,6 +34,8 @@ const STAGES: &[Stages] = &[
             "pipeline.rs",
             "dispatch.rs",
             "link_value.rs",
+            "host_health.rs",
+            "apprentice.rs",
             "stagnation.rs",
         ],
     },

@@ -44,6 +44,14 @@ struct Cli {
     /// Leave the scikit-learn reference crawler out of the evaluation.
     #[arg(long)]
     no_reference: bool,
+    /// Only these crawlers of the evaluation (comma-separated: soft,
+    /// soft-previous, hard, bfs, random, reference, oracle; `none` for the
+    /// classifiers only); all by default.
+    #[arg(long, value_delimiter = ',')]
+    crawlers: Vec<String>,
+    /// Leave the classifier evaluation out of `wikispeedia`.
+    #[arg(long)]
+    no_classify: bool,
     /// Python interpreter for the reference crawler.
     #[arg(long, default_value = "python3")]
     python: String,
@@ -75,6 +83,7 @@ async fn main() -> anyhow::Result<()> {
             );
             None
         };
+        let crawlers = eval_crawlers(&cli.crawlers)?;
         let cfg = focus_experiments::eval::crawls::EvalConfig {
             corpus: cli.corpus,
             out: cli.out,
@@ -82,12 +91,17 @@ async fn main() -> anyhow::Result<()> {
             seed: cli.seed,
             pages: cli.eval_pages,
             reference,
+            crawlers,
         };
-        let report = focus_experiments::eval::wikispeedia(&cfg).await?;
-        println!("{report}");
-        // The classifiers on the same split (docs/classify.md's real-text tables).
-        let classify = focus_experiments::eval::classify::run(&cfg.corpus, &cfg.out, cfg.seed)?;
-        println!("{classify}");
+        if !cfg.crawlers.is_empty() {
+            let report = focus_experiments::eval::wikispeedia(&cfg).await?;
+            println!("{report}");
+        }
+        if !cli.no_classify {
+            // The classifiers on the same split (docs/classify.md's real-text tables).
+            let classify = focus_experiments::eval::classify::run(&cfg.corpus, &cfg.out, cfg.seed)?;
+            println!("{classify}");
+        }
         println!("written to {}", cfg.out.display());
         return Ok(());
     }
@@ -105,4 +119,30 @@ async fn main() -> anyhow::Result<()> {
     println!("{report}");
     println!("written to {}", cfg.out.display());
     Ok(())
+}
+
+/// The evaluation's crawlers named by `--crawlers` (all when none is named).
+fn eval_crawlers(
+    names: &[String],
+) -> anyhow::Result<Vec<focus_experiments::eval::crawls::Crawler>> {
+    use focus_experiments::eval::crawls::Crawler;
+    if names.is_empty() {
+        return Ok(Crawler::ALL.to_vec());
+    }
+    if names.len() == 1 && names[0].trim() == "none" {
+        return Ok(Vec::new());
+    }
+    names
+        .iter()
+        .map(|n| {
+            Crawler::ALL
+                .into_iter()
+                .find(|c| c.slug() == n.trim())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--crawlers: unknown crawler `{n}` (soft, soft-previous, hard, bfs, random, reference, oracle)"
+                    )
+                })
+        })
+        .collect()
 }

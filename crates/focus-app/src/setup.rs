@@ -4,9 +4,9 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use focus_classify::{Example, Featurizer, HierNb, HierNbConfig};
+use focus_classify::{Example, Featurizer, HierNb, HierNbConfig, Scoring};
 use focus_cli::{CrawlPlan, TopicSource};
-use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
+use focus_core::{CanonicalUrl, Canonicalizer, Relevance, Taxonomy, TopicId};
 use focus_crawl::{CrawlConfig, Parts, Truth};
 use focus_eval::Summary;
 use focus_examples::{ExampleContent, LoadOptions};
@@ -120,8 +120,26 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         examples.len(),
         taxonomy.len() - 1
     );
-    let classifier = HierNb::train(&taxonomy, &examples, HierNbConfig::default())
-        .map_err(|e| AppError::Input(e.to_string()))?;
+    let scoring = match plan.strategy.relevance {
+        Relevance::Tempered => Scoring::Tempered,
+        Relevance::Exact => Scoring::Exact,
+    };
+    let classifier = HierNb::train(
+        &taxonomy,
+        &examples,
+        HierNbConfig {
+            scoring,
+            ..HierNbConfig::default()
+        },
+    )
+    .map_err(|e| AppError::Input(e.to_string()))?;
+    let temper = classifier.temper();
+    tracing::info!(
+        "relevance: {:?} (word evidence weight {:.3}·n^-{:.2})",
+        plan.strategy.relevance,
+        temper.kappa,
+        temper.alpha
+    );
 
     let mut cfg = CrawlConfig::new(plan.out.clone());
     cfg.max_pages = plan.max_pages;

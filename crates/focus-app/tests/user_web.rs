@@ -134,5 +134,11 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         held.harvest_rate_estimated,
         filled.harvest_rate_estimated
     );
-    assert!(held.harvest_rate_estimated >= 0.2);
+    // The crawl's own estimate (mean relevance R, a calibrated probability)
+    // stays close to the truth it cannot see.
+    assert!(
+        (held.harvest_rate_estimated - held_true).abs() <= 0.1,
+        "estimated {:.3}, true {held_true:.3}",
+        held.harvest_rate_estimated
+    );
 }

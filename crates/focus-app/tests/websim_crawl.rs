@@ -120,18 +120,28 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
         s > p + 0.05,
         "learnt link kinds {s:.3} should harvest clearly more than the papers' rule {p:.3}"
     );
-    // Both measure what each kind yielded; on the websim, as on the real
-    // web, a site's own links stay on topic far more often.
-    for sum in [&soft, &paper] {
-        let (same, cross) = (
+    // Both measure what each kind of followed link yielded. The papers'
+    // rule follows links without looking at them, so its yields are the
+    // web's: on the websim, as on the real web, a site's own links stay on
+    // topic far more often. The default's link model picks which cross-site
+    // links to follow by their words, so its cross-site yield is higher
+    // than the web's, and still below the same-site one.
+    let yields = |sum: &focus_eval::Summary| {
+        (
             sum.link_yield_same_site.unwrap(),
             sum.link_yield_cross_site.unwrap(),
-        );
-        assert!(
-            same > 3.0 * cross,
-            "same-site {same:.3}, cross-site {cross:.3}"
-        );
-    }
+        )
+    };
+    let (same, cross) = yields(&paper);
+    assert!(
+        same > 3.0 * cross,
+        "papers' rule: same-site {same:.3}, cross-site {cross:.3}"
+    );
+    let (same_d, cross_d) = yields(&soft);
+    assert!(
+        same_d > cross_d && cross_d >= cross,
+        "default: same-site {same_d:.3}, cross-site {cross_d:.3} (papers' rule: {cross:.3})"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

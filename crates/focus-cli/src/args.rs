@@ -80,13 +80,26 @@ pub struct CrawlArgs {
     #[arg(long, value_enum, value_name = "ORDER")]
     pub order: Option<OrderArg>,
 
-    /// Soft focus's priority for a page's outlinks: `learnt` (default), the
-    /// page's relevance scaled by what links of the same kind (same site or
-    /// cross site) from relevant pages have yielded so far in this crawl,
-    /// relative to the better kind; or `paper`, the page's relevance, as
-    /// both 1999 papers give it. An error with hard focus or a baseline.
+    /// Soft focus's priority for a page's outlinks: `apprentice` (default),
+    /// `learnt` blended with an online link model (anchor text, words
+    /// around the link, URL words, the page's relevance and class, the
+    /// link's host relation) trained on what the crawl's fetched pages
+    /// turned out to be; `learnt`, the page's relevance scaled by what
+    /// links of the same kind (same site or cross site) from relevant pages
+    /// have yielded so far, relative to the better kind, and by how the
+    /// link's host has answered; `link-kinds`, the same without the host
+    /// answers; or `paper`, the page's relevance, as both 1999 papers give
+    /// it. An error with hard focus or a baseline.
     #[arg(long, value_enum, value_name = "RULE")]
     pub child_priority: Option<ChildPriorityArg>,
+
+    /// How a page's relevance R is computed: `tempered` (default), naive
+    /// Bayes with its word evidence weighted by a length-dependent factor
+    /// fitted on the examples, so R ranks real pages and is calibrated; or
+    /// `exact`, the 1999 papers' posterior (on real pages 0 or 1 to many
+    /// decimal places).
+    #[arg(long, value_enum, default_value_t = RelevanceArg::Tempered, value_name = "RULE")]
+    pub relevance: RelevanceArg,
 
     /// Run a baseline instead of the crawler's own focus, classifying pages
     /// only to measure them: `bfs` (breadth-first) or `random` (the 1999
@@ -156,6 +169,9 @@ pub enum OrderArg {
 /// `--child-priority`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChildPriorityArg {
+    /// `learnt`, blended with an online link model of the link's anchor,
+    /// context and URL words, trained on the crawl's own judgements.
+    Apprentice,
     /// Relevance scaled by the learnt yield of the link's kind and by how
     /// the link's host has answered.
     Learnt,
@@ -209,4 +225,14 @@ mod tests {
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("5y").is_err());
     }
+}
+
+/// `--relevance`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum RelevanceArg {
+    /// Tempered naive Bayes posteriors (ranks and is calibrated).
+    #[default]
+    Tempered,
+    /// The papers' exact posterior.
+    Exact,
 }

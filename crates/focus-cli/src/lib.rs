@@ -32,8 +32,10 @@
 mod args;
 mod plan;
 
-pub use args::{parse_duration, BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg};
-pub use focus_core::{ChildPriority, Crawler, Dispatch, SoftOrder, Strategy};
+pub use args::{
+    parse_duration, BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg,
+};
+pub use focus_core::{ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
 pub use plan::{
     CrawlPlan, PlanError, TopicSource, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY,
     DEFAULT_MAX_PAGES, DEFAULT_SEED,

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use focus_core::{defaults, ChildPriority, Crawler, Dispatch, SoftOrder, Strategy};
+use focus_core::{defaults, ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
 
-use crate::args::{BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg};
+use crate::args::{BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg};
 
 /// Where the taxonomy, examples and seeds come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,6 +215,7 @@ fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
                 None => order,
             },
             priority: match a.child_priority {
+                Some(ChildPriorityArg::Apprentice) => ChildPriority::Apprentice,
                 Some(ChildPriorityArg::Learnt) => ChildPriority::Learnt,
                 Some(ChildPriorityArg::LinkKinds) => ChildPriority::LinkKinds,
                 Some(ChildPriorityArg::Paper) => ChildPriority::Paper,
@@ -245,7 +246,15 @@ fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
         DispatchArg::Promising => Dispatch::Promising,
         DispatchArg::Fill => Dispatch::Fill,
     };
-    Ok(Strategy { crawler, dispatch })
+    let relevance = match a.relevance {
+        RelevanceArg::Tempered => Relevance::Tempered,
+        RelevanceArg::Exact => Relevance::Exact,
+    };
+    Ok(Strategy {
+        crawler,
+        dispatch,
+        relevance,
+    })
 }
 
 #[cfg(test)]
@@ -308,6 +317,8 @@ mod tests {
             "www",
             "--child-priority",
             "paper",
+            "--relevance",
+            "exact",
         ])
         .unwrap();
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
@@ -321,7 +332,8 @@ mod tests {
                     order: SoftOrder::Www,
                     priority: ChildPriority::Paper
                 },
-                dispatch: Dispatch::Fill
+                dispatch: Dispatch::Fill,
+                relevance: Relevance::Exact,
             }
         );
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
@@ -380,8 +392,8 @@ mod tests {
                 .unwrap()
                 .strategy,
             Strategy {
-                crawler: Crawler::BreadthFirst,
-                dispatch: Dispatch::Fill
+                dispatch: Dispatch::Fill,
+                ..Strategy::of(Crawler::BreadthFirst)
             }
         );
         assert_eq!(

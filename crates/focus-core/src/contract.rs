@@ -8,6 +8,10 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+/// The `error` label of a URL robots.txt forbids: recorded in `pages.jsonl`
+/// as an attempt, but no request was sent.
+pub const ROBOTS_DISALLOWED: &str = "robots_disallowed";
+
 /// One line of `pages.jsonl`: one fetch attempt. Fields are declared in
 /// the order they are written (alphabetical, as the first writers did).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -40,6 +40,6 @@ pub use canon::{CanonError, CanonicalUrl, Canonicalizer, MAX_HOST_BYTES, MAX_URL
 pub use contract::{Duplicate, DuplicateKind, PageLine, StopReason, Summary};
 pub use hash::mix64;
 pub use ids::{DomainKey, HostKey, PageId};
-pub use strategy::{defaults, ChildPriority, Crawler, Dispatch, SoftOrder, Strategy};
+pub use strategy::{defaults, ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
 pub use taxonomy::{Mark, Taxonomy, TaxonomyBuilder, TaxonomyError, TopicId};
 pub use taxonomy_file::{parse_taxonomy, FileErrorKind, TaxonomyFileError};

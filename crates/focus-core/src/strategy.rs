@@ -22,11 +22,17 @@ pub enum SoftOrder {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChildPriority {
+    /// [`ChildPriority::Learnt`] blended with an online link model (the
+    /// link's anchor, context and URL words, the parent's relevance and
+    /// class, the host relation) trained on the crawl's own judgements of
+    /// the pages its links led to.
+    #[default]
+    Apprentice,
     /// The parent's relevance scaled by what links of the same kind (same
     /// site or cross site) from relevant pages have yielded in the crawl,
     /// and by how the link's host and site have answered (hosts that
-    /// answer only errors sink).
-    #[default]
+    /// answer only errors sink); the project's default before the link
+    /// model.
     Learnt,
     /// The link-kind scaling of [`ChildPriority::Learnt`] without the
     /// host answers (the project's default before host health).
@@ -61,10 +67,11 @@ pub enum Crawler {
 }
 
 impl Crawler {
-    /// Soft focus with the defaults (VLDB order, learnt child priority).
+    /// Soft focus with the defaults (VLDB order, the apprentice's child
+    /// priority).
     pub const SOFT: Crawler = Crawler::Soft {
         order: SoftOrder::Vldb,
-        priority: ChildPriority::Learnt,
+        priority: ChildPriority::Apprentice,
     };
 
     /// Whether this is a baseline order rather than a focus rule.
@@ -87,21 +94,47 @@ pub enum Dispatch {
     Fill,
 }
 
-/// A crawl strategy: the crawler and its dispatch rule.
+/// How the classifier turns a page into its relevance R.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Relevance {
+    /// Naive Bayes posteriors with the word evidence tempered by a
+    /// length-dependent weight fitted on the examples, so R ranks and is
+    /// calibrated on real pages.
+    #[default]
+    Tempered,
+    /// The papers' exact naive Bayes posterior (0 or 1 to many decimal
+    /// places on real pages); the reproductions use it.
+    Exact,
+}
+
+/// A crawl strategy: the crawler, its dispatch rule and its relevance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Strategy {
     /// Which crawler runs.
     pub crawler: Crawler,
     /// Which URLs fill a batch.
     pub dispatch: Dispatch,
+    /// How a page's relevance is computed.
+    pub relevance: Relevance,
 }
 
 impl Strategy {
-    /// `crawler` with the default dispatch.
+    /// `crawler` with the default dispatch and relevance.
     pub const fn of(crawler: Crawler) -> Self {
         Self {
             crawler,
             dispatch: Dispatch::Promising,
+            relevance: Relevance::Tempered,
+        }
+    }
+
+    /// `crawler` as the papers ran it: the default dispatch and the exact
+    /// posterior.
+    pub const fn paper(crawler: Crawler) -> Self {
+        Self {
+            relevance: Relevance::Exact,
+            ..Self::of(crawler)
         }
     }
 }
@@ -133,7 +166,7 @@ mod tests {
         let json = serde_json::to_string(&s).unwrap();
         assert_eq!(
             json,
-            r#"{"crawler":{"soft":{"order":"vldb","priority":"learnt"}},"dispatch":"promising"}"#
+            r#"{"crawler":{"soft":{"order":"vldb","priority":"apprentice"}},"dispatch":"promising","relevance":"tempered"}"#
         );
         let back: Strategy = serde_json::from_str(&json).unwrap();
         assert_eq!(back, s);

@@ -11,6 +11,7 @@ use focus_fetch::{DuplicateDetector, FetchError, ROBOTS_DISALLOWED};
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{PageRecord, QueuedUrl, Store};
 
+use crate::apprentice;
 use crate::crawl_graph::CrawlGraph;
 use crate::error::CrawlError;
 use crate::judge::Judged;
@@ -54,18 +55,27 @@ pub(crate) struct Rules<'a> {
 }
 
 /// The stored form of a queued URL; `extra` keeps the frontier's insertion
-/// rank so a resumed crawl breaks ties as the original did.
-pub(crate) fn queued(c: &Candidate, frontier: &Frontier) -> QueuedUrl {
+/// rank so a resumed crawl breaks ties as the original did, then the
+/// features of the link that gave the URL its priority (for the link model:
+/// they are its training example when the URL is fetched).
+pub(crate) fn queued(c: &Candidate, frontier: &Frontier, features: &[u32]) -> QueuedUrl {
+    let mut extra = frontier
+        .seq_of(c.id)
+        .map_or_else(|| 0u64.to_le_bytes().to_vec(), |s| s.to_le_bytes().to_vec());
+    apprentice::to_bytes(features, &mut extra);
     QueuedUrl {
         url: c.url.to_string(),
         id: c.id.0,
         depth: c.depth,
         parent: c.parent.map(|p| p.0),
         priority: frontier.priority_of(c.id).unwrap_or(c.priority),
-        extra: frontier
-            .seq_of(c.id)
-            .map_or_else(Vec::new, |s| s.to_le_bytes().to_vec()),
+        extra,
     }
+}
+
+/// The link features stored by [`queued`] (none for a seed or an old store).
+pub(crate) fn stored_features(q: &QueuedUrl) -> Box<[u32]> {
+    apprentice::from_bytes(q.extra.get(8..).unwrap_or_default())
 }
 
 /// The run-metadata key under which a host's in-flight limit is kept.
@@ -115,9 +125,20 @@ pub(crate) fn apply(
     let duplicate = j
         .fingerprint
         .and_then(|fp| st.duplicates.check(j.record.id, fp));
+    // The features of the link this URL was queued by: the link model's
+    // training example (read before the store forgets the queued URL).
+    let link_features = if rules.policy.uses_link_model() {
+        st.store
+            .get_queued(c.id.0)?
+            .map(|q| stored_features(&q).into_vec())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     let record = &PageRecord {
         seq: st.tally.fetched,
         duplicate,
+        link_features,
         ..j.record.clone()
     };
     let parent = match c.parent {
@@ -142,6 +163,7 @@ pub(crate) fn apply(
     }
     if duplicate.is_none() {
         learn_link(&mut st.tally, parent_site.as_ref(), &site, record.relevance);
+        learn_link_model(&mut st.tally, record);
     }
     let mut new: Vec<QueuedUrl> = Vec::new();
     if let (Some(judgement), true, None) = (&j.judgement, j.follow, duplicate) {
@@ -152,16 +174,20 @@ pub(crate) fn apply(
             links: &st.tally.links,
         };
         if let Expansion::Expand { priority } = rules.policy.expand(&verdict) {
-            for (_, url) in &j.links {
+            for (i, (_, url)) in j.links.iter().enumerate() {
                 let domain = url.domain_key();
-                let p = priority.of(LinkKind::between(&site, &domain), || {
-                    st.tally.hosts.factor(&url.host_key(), &domain)
-                });
+                let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
+                let p = priority.of(
+                    LinkKind::between(&site, &domain),
+                    |rule| st.tally.apprentice.blend(rule, features),
+                    || st.tally.hosts.factor(&url.host_key(), &domain),
+                );
                 let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), p);
                 match st.frontier.push(cand.clone()) {
-                    PushResult::Queued => new.push(queued(&cand, &st.frontier)),
+                    PushResult::Queued => new.push(queued(&cand, &st.frontier, features)),
                     PushResult::Raised => {
-                        st.store.update_queued(&queued(&cand, &st.frontier))?;
+                        st.store
+                            .update_queued(&queued(&cand, &st.frontier, features))?;
                     }
                     PushResult::AlreadySeen | PushResult::Dropped => {}
                 }
@@ -218,6 +244,15 @@ pub(crate) fn learn_host(tally: &mut Tally, p: &PageRecord, host: &HostKey, site
         .as_deref()
         .is_some_and(FetchError::is_host_fault_label);
     tally.hosts.record(host, site, answered);
+}
+
+/// Teaches the link model what the link that queued page `p` led to: its
+/// relevance, or 0 for a failed fetch; a URL the crawl did not request
+/// (robots.txt forbade it) and a seed (no link features) teach nothing.
+pub(crate) fn learn_link_model(tally: &mut Tally, p: &PageRecord) {
+    if p.error.as_deref() != Some(ROBOTS_DISALLOWED) {
+        tally.apprentice.train(&p.link_features, p.relevance);
+    }
 }
 
 /// Teaches the tally's link values what the link from `parent` (its

@@ -3,7 +3,9 @@
 //! holds, and the linked pages not fetched yet. Distilling reads this
 //! rather than scanning the store, so its cost follows the graph (ids and
 //! edges, 16 bytes a link) instead of every stored record and URL string.
-//! A resumed crawl rebuilds it from the store once.
+//! A resumed crawl rebuilds it from the store once. It also knows whether
+//! the fetched pages all sit on one host (a one-site crawl), where the
+//! distiller's cross-host rule would leave no link at all.
 
 use std::collections::HashMap;
 
@@ -24,6 +26,10 @@ struct Node {
 pub(crate) struct CrawlGraph {
     nodes: HashMap<u64, Node>,
     edges: Vec<(u64, u64)>,
+    /// The host of the first fetched page, and whether another host has
+    /// been fetched since.
+    first_host: Option<u64>,
+    many_hosts: bool,
 }
 
 impl CrawlGraph {
@@ -36,6 +42,11 @@ impl CrawlGraph {
         relevance: f64,
         links: impl IntoIterator<Item = (u64, u64)>,
     ) {
+        match self.first_host {
+            None => self.first_host = Some(host),
+            Some(h) if h != host => self.many_hosts = true,
+            Some(_) => {}
+        }
         self.nodes.insert(
             id,
             Node {
@@ -52,6 +63,11 @@ impl CrawlGraph {
             });
             self.edges.push((id, to));
         }
+    }
+
+    /// Whether the fetched pages sit on more than one host.
+    pub(crate) fn spans_hosts(&self) -> bool {
+        self.many_hosts
     }
 
     /// Pages (fetched or linked) and links recorded.
@@ -89,5 +105,18 @@ mod tests {
         assert_eq!(graph.relevances()[i(2)], 0.5);
         assert_eq!(graph.hosts()[i(3)], 30);
         assert_eq!(graph.edge_count(), 4);
+        assert!(g.spans_hosts());
+    }
+
+    #[test]
+    fn a_one_host_crawl_is_known_as_such() {
+        let mut g = CrawlGraph::default();
+        assert!(!g.spans_hosts());
+        g.page(1, 10, 0.9, [(2, 10), (3, 30)]);
+        g.page(2, 10, 0.5, [(1, 10)]);
+        // Linking to another host is not fetching from it.
+        assert!(!g.spans_hosts());
+        g.page(3, 30, 0.1, []);
+        assert!(g.spans_hosts());
     }
 }

@@ -2,6 +2,13 @@
 //! crawl's link graph; the unvisited pages cited by the top hubs are raised
 //! to the maximum priority ("revisiting" a hub on a static web re-reads its
 //! stored links rather than fetching it again).
+//!
+//! The 1999 rule counts only links between hosts: links inside a host are
+//! nepotism (navigation, the site's own pages praising each other). On a
+//! one-site crawl (every fetched page on one host, e.g. a crawl of one
+//! encyclopedia or intranet) that leaves no link at all, so while the crawl
+//! has fetched from one host only, every link counts; from the second host
+//! on, the 1999 rule holds.
 
 use std::collections::HashMap;
 
@@ -27,9 +34,12 @@ pub(crate) fn distill(
     top_k: usize,
     hub_percentile: f64,
 ) -> Result<Distilled, CrawlError> {
+    let config = HitsConfig {
+        cross_host_only: graph.spans_hosts(),
+        ..HitsConfig::relevance_1999()
+    };
     let graph = graph.build()?;
-    let hits =
-        Hits::new(HitsConfig::relevance_1999()).map_err(|e| CrawlError::Distill(e.to_string()))?;
+    let hits = Hits::new(config).map_err(|e| CrawlError::Distill(e.to_string()))?;
     let scores = hits.run(&graph);
     let positive = |v: Vec<(PageId, f64)>| v.into_iter().filter(|(_, s)| *s > 0.0).collect();
     let missed = scores

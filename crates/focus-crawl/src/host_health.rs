@@ -5,7 +5,7 @@
 //! host that has answered only errors sinks in the frontier instead of
 //! spending the budget. Nothing is dropped: a sunk link is still queued,
 //! and a host that answers again rises again. Must not read the frontier
-//! or the truth.
+//! or the evaluation's labels.
 //!
 //! A host's success rate is smoothed towards its site's (registered
 //! domain), and the site's towards the whole crawl's, each with

@@ -11,15 +11,18 @@ use focus_fetch::{Body, FetchOutcome, Fingerprint};
 use focus_frontier::Candidate;
 use focus_store::PageRecord;
 
+use crate::apprentice::{link_features, Citing};
 use crate::parts::Analysis;
 
 /// A fetched page, judged: its store record, its distinct followable links,
-/// the classifier's judgement (`None` when there was no text to judge) and
-/// its text's fingerprint (`None` without text), which the apply step
-/// checks for duplicates in the crawl's order.
+/// each link's features for the link model (empty when the crawl keeps
+/// none), the classifier's judgement (`None` when there was no text to
+/// judge) and its text's fingerprint (`None` without text), which the
+/// apply step checks for duplicates in the crawl's order.
 pub(crate) struct Judged {
     pub(crate) record: PageRecord,
     pub(crate) links: Vec<(PageId, CanonicalUrl)>,
+    pub(crate) link_features: Vec<Box<[u32]>>,
     pub(crate) judgement: Option<Judgement>,
     pub(crate) follow: bool,
     pub(crate) fingerprint: Option<Fingerprint>,
@@ -49,6 +52,7 @@ fn blank_record(c: &Candidate) -> PageRecord {
         fingerprint: None,
         content_hash: None,
         duplicate: None,
+        link_features: Vec::new(),
     }
 }
 
@@ -60,6 +64,7 @@ pub(crate) fn failed(c: &Candidate, status: u16, error: String) -> Judged {
     Judged {
         record,
         links: Vec::new(),
+        link_features: Vec::new(),
         judgement: None,
         follow: false,
         fingerprint: None,
@@ -99,16 +104,36 @@ pub(crate) fn judge(
     record.fingerprint = fingerprint.map(|f| f.simhash);
     let follow = !(doc.meta_robots.nofollow || page.robots.nofollow);
     let mut seen = HashSet::new();
-    let links = doc
+    let kept: Vec<_> = doc
         .links
         .into_iter()
         .filter(|l| !l.nofollow && l.url.page_id() != c.id)
         .filter(|l| seen.insert(l.url.page_id()))
-        .map(|l| (l.url.page_id(), l.url))
         .collect();
+    let link_features = if analysis.link_features {
+        let citing = Citing {
+            url: &page.final_url,
+            relevance: judgement.relevance,
+            class: judgement.best,
+        };
+        kept.iter()
+            .map(|l| {
+                link_features(
+                    &analysis.featurizer,
+                    analysis.classifier.as_ref(),
+                    &citing,
+                    l,
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let links = kept.into_iter().map(|l| (l.url.page_id(), l.url)).collect();
     Judged {
         record,
         links,
+        link_features,
         judgement: Some(judgement),
         follow,
         fingerprint,
@@ -173,6 +198,7 @@ mod tests {
             }),
             taxonomy: Taxonomy::new(),
             featurizer,
+            link_features: true,
         }
     }
 

@@ -72,6 +72,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod apply;
+pub mod apprentice;
 mod config;
 mod crawl_graph;
 mod dispatch;

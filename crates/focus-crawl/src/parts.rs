@@ -37,6 +37,8 @@ pub(crate) struct Analysis {
     pub(crate) classifier: Arc<dyn Classifier>,
     pub(crate) taxonomy: Taxonomy,
     pub(crate) featurizer: Featurizer,
+    /// Whether each link's features are computed for the link model.
+    pub(crate) link_features: bool,
 }
 
 /// [`Parts`] taken apart: each piece goes only where it is used.
@@ -64,6 +66,7 @@ impl Parts {
                 classifier,
                 taxonomy,
                 featurizer,
+                link_features: policy.uses_link_model(),
             }),
             policy,
             seeds,

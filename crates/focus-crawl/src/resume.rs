@@ -12,8 +12,8 @@ use focus_fetch::Fingerprint;
 use focus_frontier::Candidate;
 
 use crate::apply::{
-    harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, queued,
-    stored_seq, CrawlState,
+    harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
+    queued, stored_seq, CrawlState,
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
@@ -31,7 +31,7 @@ pub(crate) fn seed(st: &mut CrawlState, seeds: &[CanonicalUrl]) -> Result<(), Cr
     for c in &seeds {
         st.frontier.push(c.clone());
     }
-    let stored: Vec<_> = seeds.iter().map(|c| queued(c, &st.frontier)).collect();
+    let stored: Vec<_> = seeds.iter().map(|c| queued(c, &st.frontier, &[])).collect();
     st.store.enqueue(&stored)?;
     Ok(())
 }
@@ -89,6 +89,7 @@ pub(crate) fn resume(
             let parent = p.parent.and_then(|id| sites.get(&id));
             learn_link(&mut st.tally, parent, site, p.relevance);
         }
+        learn_link_model(&mut st.tally, p);
         let best = p.class.as_deref().and_then(|c| analysis.taxonomy.find(c));
         st.tally.push(p.id, p.relevance, best, truth);
         // The census as the crawl ran it, so a diagnosis made before the

@@ -4,6 +4,7 @@
 //! and by the pages a resumed crawl reads back from its store.
 //! Must not decide anything: policies and the engine read it.
 
+use crate::apprentice::Apprentice;
 use std::collections::HashSet;
 
 use focus_core::{Taxonomy, TopicId};
@@ -29,6 +30,8 @@ pub(crate) struct Tally {
     pub(crate) links: LinkValue,
     /// How each host and site has answered.
     pub(crate) hosts: HostHealth,
+    /// The online link model (trained only when the policy uses it).
+    pub(crate) apprentice: Apprentice,
     /// Fetch attempts that sent a request and got no page back.
     pub(crate) failed: u64,
 }
@@ -44,6 +47,7 @@ impl Tally {
             stagnation: None,
             links: LinkValue::new(),
             hosts: HostHealth::new(),
+            apprentice: Apprentice::new(),
             failed: 0,
         }
     }

@@ -5,11 +5,12 @@
 //! when `../shared/corpora/wikispeedia` is absent (it is not part of this
 //! repository; set `FOCUS_WIKISPEEDIA` to use another copy).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use focus_app::run;
 use focus_cli::{CrawlPlan, Crawler, Strategy, TopicSource};
-use focus_experiments::eval::crawls::{hub_seeds, score, topic_seeds};
+use focus_experiments::eval::crawls::{hub_seeds, oracle_order, score, scored_pages, topic_seeds};
 use focus_experiments::eval::split::Split;
 use focus_websim::{Corpus, Site};
 
@@ -57,6 +58,10 @@ async fn a_corpus_crawl_has_the_websims_outputs_and_its_truth() {
     ] {
         assert!(dir.path().join("soft").join(f).is_file(), "{f} missing");
     }
+    // Every page sits on one host: the distiller counts every link there
+    // (the 1999 cross-host rule would leave it none, and no hub).
+    let hubs = std::fs::read_to_string(dir.path().join("soft/hubs.tsv")).unwrap();
+    assert!(hubs.lines().count() > 1, "no hub on a one-site crawl");
     assert_eq!(soft.pages_fetched, 300);
     assert_eq!(soft.relevant_pages_true, Some(161));
     // The truth in pages.jsonl is the corpus's labels, for what the fetch
@@ -115,7 +120,7 @@ async fn the_evaluations_split_seeds_and_scores() {
     assert!(c.in_degree(hubs[0]) >= c.in_degree(hubs[4]));
     // Scoring counts each held-out page once, training pages never.
     let url = |p: u32| c.page_url(p).unwrap();
-    let scored: std::collections::HashSet<u32> = [seeds[0]].into_iter().collect();
+    let scored: HashSet<u32> = [seeds[0]].into_iter().collect();
     let urls = vec![url(train[0]), url(seeds[0]), url(seeds[0]), url(hubs[0])];
     assert_eq!(score(&c, &urls, &scored), vec![0, 1, 1, 1]);
 
@@ -125,4 +130,35 @@ async fn the_evaluations_split_seeds_and_scores() {
     assert!(n >= split.train_pages().count());
     let birds_dir = tmp.path().join("Science/Biology/Birds");
     assert_eq!(std::fs::read_dir(birds_dir).unwrap().count(), train.len());
+
+    // The oracle bound: it starts from a seed, fetches no page twice, and
+    // finds at least as many scored pages as breadth-first at every budget.
+    let scored = scored_pages(&c, &split, birds, &seeds);
+    let relevant: HashSet<u32> = (0..c.page_count())
+        .filter(|&p| c.labels(p).contains(&birds))
+        .collect();
+    let oracle = oracle_order(&c, &seeds, &scored, &relevant, 300);
+    assert_eq!(oracle.len(), 300);
+    assert!(seeds.contains(&oracle[0]));
+    assert_eq!(oracle.iter().collect::<HashSet<_>>().len(), 300);
+    let mut bfs: Vec<u32> = seeds.clone();
+    let mut seen: HashSet<u32> = bfs.iter().copied().collect();
+    let mut i = 0;
+    while bfs.len() < 300 && i < bfs.len() {
+        for &q in c.out_links(bfs[i]) {
+            if bfs.len() < 300 && seen.insert(q) {
+                bfs.push(q);
+            }
+        }
+        i += 1;
+    }
+    let found = |order: &[u32]| -> Vec<usize> {
+        let urls: Vec<String> = order.iter().map(|&p| url(p)).collect();
+        score(&c, &urls, &scored)
+    };
+    let (o, b) = (found(&oracle), found(&bfs));
+    for budget in [50, 100, 300] {
+        assert!(o[budget - 1] >= b[budget - 1], "at {budget}: {o:?} {b:?}");
+    }
+    assert!(o[299] > b[299]);
 }

@@ -164,8 +164,9 @@ pub enum FetchError {
     Protocol(String),
 }
 
-/// [`FetchError::label`] of a URL robots.txt forbids (no request was sent).
-pub const ROBOTS_DISALLOWED: &str = "robots_disallowed";
+/// [`FetchError::label`] of a URL robots.txt forbids (no request was sent):
+/// the output contract's label.
+pub use focus_core::contract::ROBOTS_DISALLOWED;
 
 impl FetchError {
     /// A short stable label for statistics and `pages.jsonl`.

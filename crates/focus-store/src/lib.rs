@@ -20,7 +20,7 @@
 //! let page = PageRecord {
 //!     url: "http://a.test/".into(), id: 1, seq: 0, status: 200, error: None, relevance: 0.9,
 //!     class: None, depth: 0, parent: None, fetched_at_ms: 0, bytes: 10,
-//!     fingerprint: None, content_hash: None, duplicate: None,
+//!     fingerprint: None, content_hash: None, duplicate: None, link_features: Vec::new(),
 //! };
 //! let child = QueuedUrl {
 //!     url: "http://a.test/x".into(), id: 2, depth: 1, parent: Some(1), priority: 0.9, extra: vec![],

@@ -35,6 +35,10 @@ pub struct PageRecord {
     pub content_hash: Option<u64>,
     /// When the text repeats an earlier page's: how, and that page's id.
     pub duplicate: Option<(DuplicateKind, u64)>,
+    /// Engine-defined features of the link the page was queued by (the
+    /// crawl's link model learns from them again on resume); empty when
+    /// the crawl keeps none.
+    pub link_features: Vec<u32>,
 }
 
 impl PageRecord {

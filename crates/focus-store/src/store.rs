@@ -21,7 +21,7 @@ use crate::error::StoreError;
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
-pub const SCHEMA: &str = "focus-store/2";
+pub const SCHEMA: &str = "focus-store/3";
 
 /// Durability settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -378,6 +378,7 @@ mod tests {
             fingerprint: None,
             content_hash: None,
             duplicate: None,
+            link_features: Vec::new(),
         }
     }
 

@@ -79,6 +79,7 @@ fn crawl(dir: &Path) {
             fingerprint: None,
             content_hash: None,
             duplicate: None,
+            link_features: Vec::new(),
         };
         store.record_fetch(&page, &links, &new).unwrap();
     }

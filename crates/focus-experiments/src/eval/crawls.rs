@@ -79,6 +79,9 @@ impl Protocol {
 pub enum Crawler {
     /// `focus-soft` with its defaults.
     Soft,
+    /// `focus-soft --relevance exact --child-priority learnt`: the default
+    /// before tempered relevance and the link model.
+    SoftPrevious,
     /// `focus-hard`.
     Hard,
     /// `focus-soft --baseline bfs`.
@@ -87,36 +90,47 @@ pub enum Crawler {
     Random,
     /// `xtask/reference/crawl_sklearn.py` (optional).
     Reference,
+    /// Not a crawler: a bound. The corpus's link graph walked by a crawler
+    /// that knows every discovered URL's label before fetching it
+    /// ([`oracle_order`]).
+    Oracle,
 }
 
 impl Crawler {
     /// Every crawler, in report order.
-    pub const ALL: [Crawler; 5] = [
+    pub const ALL: [Crawler; 7] = [
         Crawler::Soft,
+        Crawler::SoftPrevious,
         Crawler::Hard,
         Crawler::BreadthFirst,
         Crawler::Random,
         Crawler::Reference,
+        Crawler::Oracle,
     ];
 
     /// Its name in reports.
     pub fn name(self) -> &'static str {
         match self {
             Crawler::Soft => "soft",
+            Crawler::SoftPrevious => "soft, previous default",
             Crawler::Hard => "hard",
             Crawler::BreadthFirst => "breadth-first",
             Crawler::Random => "random",
             Crawler::Reference => "sklearn reference",
+            Crawler::Oracle => "oracle (bound)",
         }
     }
 
-    fn slug(self) -> &'static str {
+    /// Its short name in flags and folders.
+    pub fn slug(self) -> &'static str {
         match self {
             Crawler::Soft => "soft",
+            Crawler::SoftPrevious => "soft-previous",
             Crawler::Hard => "hard",
             Crawler::BreadthFirst => "bfs",
             Crawler::Random => "random",
             Crawler::Reference => "reference",
+            Crawler::Oracle => "oracle",
         }
     }
 }
@@ -137,6 +151,8 @@ pub struct EvalConfig {
     /// How to run the scikit-learn reference crawler, or `None` to leave
     /// it out.
     pub reference: Option<Reference>,
+    /// The crawlers to run (report order is [`Crawler::ALL`]'s).
+    pub crawlers: Vec<Crawler>,
 }
 
 /// The optional scikit-learn reference crawler.
@@ -186,12 +202,7 @@ impl Scored {
 
 /// The category's scored pages: labelled at or under `topic`, not training,
 /// not seeds.
-pub(super) fn scored_pages(
-    corpus: &Corpus,
-    split: &Split,
-    topic: TopicId,
-    seeds: &[u32],
-) -> HashSet<u32> {
+pub fn scored_pages(corpus: &Corpus, split: &Split, topic: TopicId, seeds: &[u32]) -> HashSet<u32> {
     let tax = corpus.taxonomy();
     (0..corpus.page_count())
         .filter(|&p| {
@@ -226,6 +237,62 @@ pub fn topic_seeds(corpus: &Corpus, split: &Split, topic: TopicId, seed: u64) ->
     ids.sort_by_key(|&p| (xxh3_64_with_seed(&p.to_le_bytes(), seed ^ 0x7e5d), p));
     ids.truncate(TOPIC_SEEDS);
     ids
+}
+
+/// The fetch order of a crawler that knows, for every URL it has
+/// discovered, whether the page is scored and whether it belongs to the
+/// category (`relevant`: scored pages, training pages and seeds of it).
+/// It fetches discovered scored pages first, then discovered relevant ones
+/// (they earn nothing but lead on), then the others by how many relevant
+/// pages they link to; ties first discovered first. It still has to
+/// discover a page through a fetched page's links, so it bounds what a
+/// perfect link classifier could do with the same seeds and budget (a
+/// greedy bound, not the optimum).
+pub fn oracle_order<S: std::hash::BuildHasher, R: std::hash::BuildHasher>(
+    corpus: &Corpus,
+    seeds: &[u32],
+    scored: &HashSet<u32, S>,
+    relevant: &HashSet<u32, R>,
+    budget: usize,
+) -> Vec<u32> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let key = |p: u32| {
+        let class = if scored.contains(&p) {
+            2u8
+        } else {
+            u8::from(relevant.contains(&p))
+        };
+        let leads = corpus
+            .out_links(p)
+            .iter()
+            .filter(|q| relevant.contains(q))
+            .count();
+        (class, leads)
+    };
+    let mut heap = BinaryHeap::new();
+    let mut seen = HashSet::new();
+    let mut seq = 0u64;
+    for &s in seeds {
+        if seen.insert(s) {
+            heap.push((key(s), Reverse(seq), s));
+            seq += 1;
+        }
+    }
+    let mut out = Vec::new();
+    while let Some((_, _, p)) = heap.pop() {
+        out.push(p);
+        if out.len() == budget {
+            break;
+        }
+        for &q in corpus.out_links(p) {
+            if seen.insert(q) {
+                heap.push((key(q), Reverse(seq), q));
+                seq += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Scores a crawl's fetch order (requested URLs) against the scored pages.
@@ -288,6 +355,9 @@ async fn crawl(
         std::fs::remove_dir_all(dir).map_err(input)?;
     }
     std::fs::create_dir_all(dir).map_err(input)?;
+    if crawler == Crawler::Oracle {
+        return Ok(None);
+    }
     if crawler == Crawler::Reference {
         let Some(reference) = &cfg.reference else {
             return Ok(None);
@@ -296,12 +366,23 @@ async fn crawl(
             .await
             .map(Some);
     }
-    let strategy = Strategy::of(match crawler {
-        Crawler::Soft | Crawler::Reference => focus_cli::Crawler::SOFT,
-        Crawler::Hard => focus_cli::Crawler::Hard,
-        Crawler::BreadthFirst => focus_cli::Crawler::BreadthFirst,
-        Crawler::Random => focus_cli::Crawler::Random,
-    });
+    let strategy = match crawler {
+        Crawler::SoftPrevious => Strategy {
+            relevance: focus_cli::Relevance::Exact,
+            ..Strategy::of(focus_cli::Crawler::Soft {
+                order: focus_cli::SoftOrder::Vldb,
+                priority: focus_cli::ChildPriority::Learnt,
+            })
+        },
+        _ => Strategy::of(match crawler {
+            Crawler::Soft | Crawler::SoftPrevious | Crawler::Reference | Crawler::Oracle => {
+                focus_cli::Crawler::SOFT
+            }
+            Crawler::Hard => focus_cli::Crawler::Hard,
+            Crawler::BreadthFirst => focus_cli::Crawler::BreadthFirst,
+            Crawler::Random => focus_cli::Crawler::Random,
+        }),
+    };
     let source = TopicSource::Corpus {
         dir: cfg.corpus.clone(),
         good: vec![category.to_owned()],
@@ -344,11 +425,29 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
             std::fs::create_dir_all(&base).map_err(input)?;
             let seed_file = base.join("seeds.txt");
             write_seeds(corpus, &seeds, &seed_file)?;
-            for crawler in Crawler::ALL {
+            for crawler in Crawler::ALL
+                .into_iter()
+                .filter(|c| cfg.crawlers.contains(c))
+            {
                 let dir = base.join(crawler.slug());
-                let Some(urls) = crawl(cfg, crawler, category, &examples, &seed_file, &dir).await?
-                else {
-                    continue;
+                let urls = if crawler == Crawler::Oracle {
+                    let relevant: HashSet<u32> = (0..corpus.page_count())
+                        .filter(|&p| {
+                            corpus
+                                .labels(p)
+                                .iter()
+                                .any(|&l| corpus.taxonomy().is_ancestor_or_self(topic, l))
+                        })
+                        .collect();
+                    oracle_order(corpus, &seeds, &scored, &relevant, cfg.pages)
+                        .into_iter()
+                        .filter_map(|p| corpus.page_url(p))
+                        .collect()
+                } else {
+                    match crawl(cfg, crawler, category, &examples, &seed_file, &dir).await? {
+                        Some(urls) => urls,
+                        None => continue,
+                    }
                 };
                 let found = score(corpus, &urls, &scored);
                 let s = Scored {

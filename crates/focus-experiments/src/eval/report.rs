@@ -153,10 +153,16 @@ fn render(
          held-out articles of the category. Recall is the share of the scored pages fetched \
          within the budget; harvest is scored pages per fetch attempt.\n\n\
          Crawlers: `soft` and `hard` are `focus-soft` and `focus-hard` with their defaults; \
+         `soft, previous default` is `focus-soft --relevance exact --child-priority learnt` (the \
+         default before tempered relevance and the link model); \
          `breadth-first` and `random` are `focus-soft --baseline bfs` and `--baseline random`; `sklearn \
          reference` is `xtask/reference/crawl_sklearn.py` (soft focus with a scikit-learn \
          logistic regression on TF-IDF, no distiller; run only where scikit-learn is \
-         installed).\n",
+         installed). `oracle (bound)` is not a crawler: it walks the corpus's link graph from \
+         the same seeds knowing every discovered page's label before fetching it (scored pages \
+         first, then the category's other pages, then pages by how many category pages they \
+         link to), so it bounds what any crawler, with a perfect link classifier, finds within \
+         the budget; pages it never finds are not reachable in time from the seeds.\n",
         seed = cfg.seed,
         pages = corpus.page_count(),
         links = corpus.link_count(),
@@ -267,12 +273,25 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
              {every} of {n} categories, and more at both 250 and 500 pages on {mid} of {n}."
         ));
     }
+    let at500 = |c: Crawler| mean(of(scores, protocol, c).map(|s| s.recall_at(500)));
     if crawlers.contains(&Crawler::Reference) {
-        let s = mean(of(scores, protocol, Crawler::Soft).map(|s| s.recall_at(500)));
-        let r = mean(of(scores, protocol, Crawler::Reference).map(|s| s.recall_at(500)));
+        let (s, r) = (at500(Crawler::Soft), at500(Crawler::Reference));
         lines.push(format!(
             "- mean recall at 500 pages: soft {s:.3}, reference {r:.3} (ratio {:.2}).",
             s / r.max(1e-9)
+        ));
+        if crawlers.contains(&Crawler::Oracle) {
+            let o = at500(Crawler::Oracle);
+            lines.push(format!(
+                "- the oracle bound at 500 pages is {o:.3}, {:.2} times the reference's recall.",
+                o / r.max(1e-9)
+            ));
+        }
+    }
+    if crawlers.contains(&Crawler::SoftPrevious) {
+        lines.push(format!(
+            "- mean recall at 500 pages of the previous default: {:.3}.",
+            at500(Crawler::SoftPrevious)
         ));
     }
     for l in lines {

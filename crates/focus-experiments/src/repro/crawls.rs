@@ -116,7 +116,8 @@ pub(super) async fn crawl(
     };
     let plan = CrawlPlan {
         max_pages: cfg.pages,
-        strategy: Strategy::of(crawler),
+        // The papers' crawlers as they ran them: the exact posterior.
+        strategy: Strategy::paper(crawler),
         seed: cfg.seed,
         ..CrawlPlan::new(source, dir.clone())
     };

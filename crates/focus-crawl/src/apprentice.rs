@@ -1,0 +1,359 @@
+//! The apprentice: an online link model that learns from the crawl's own
+//! judgements which links lead to relevant pages (after Chakrabarti, Punera
+//! and Subramanyam, "Accelerated focused crawling through online relevance
+//! feedback", WWW 2002, and ACHE's online link classifier).
+//!
+//! The 1999 rule gives every outlink of a page the page's relevance. Real
+//! focused crawlers look at the link itself: its anchor text, the words
+//! around it and the words of its URL, besides the citing page's relevance
+//! and class and whether the link leaves the host. Each link becomes a set
+//! of hashed features ([`link_features`], computed while the page is judged)
+//! and a logistic regression trained online (AdaGrad) predicts the
+//! relevance of the page a link leads to. The labels are the classifier's
+//! R of the pages the crawl has fetched (a failed fetch is 0): never the
+//! evaluation's labels. A link is scored when its page is expanded, with the
+//! model of that moment, and the score joins the rule's priority (the citing
+//! page's R times the learnt link-kind factor) as a second, independent
+//! piece of evidence (noisy or): `1 − (1 − rule)·(1 − c·model)`, with the
+//! model's confidence `c = n / (PRIOR_PAGES + n)` after `n` training pages;
+//! host health then scales it (`policy::LinkPriority::of`). A fresh crawl
+//! is the rule; the rule is never lowered (a link of a relevant page stays
+//! near the top), and among the links of irrelevant pages, where the rule
+//! sees only ties of "about zero", the model's score decides. Measured on
+//! Wikispeedia against a convex blend of the two, the noisy or found as
+//! many pages at 500 and more at 1,000 (mean recall 0.784 / 0.779 from hub
+//! / topic seeds against 0.777 / 0.768).
+//! Must not read the frontier or decide an order by itself.
+
+use std::collections::HashMap;
+
+use focus_classify::{Classifier, Featurizer};
+use focus_core::{CanonicalUrl, TopicId};
+use focus_html::Link;
+
+/// Training pages at which the model's confidence in the blend is ½.
+pub const PRIOR_PAGES: f64 = 100.0;
+/// AdaGrad's base learning rate.
+const LEARNING_RATE: f64 = 0.5;
+
+/// Feature namespaces (the top 4 bits of a feature).
+mod ns {
+    pub(super) const BIAS: u32 = 0;
+    pub(super) const ANCHOR: u32 = 1;
+    pub(super) const CONTEXT: u32 = 2;
+    pub(super) const URL_PATH: u32 = 3;
+    pub(super) const URL_HOST: u32 = 4;
+    pub(super) const RELATION: u32 = 5;
+    pub(super) const PARENT_DECILE: u32 = 6;
+    pub(super) const PARENT_CLASS: u32 = 7;
+    pub(super) const LINK_RELEVANCE: u32 = 8;
+}
+
+fn feature(namespace: u32, value: u32) -> u32 {
+    (namespace << 28) | (value & 0x0FFF_FFFF)
+}
+
+/// What the citing page says about its link's target, besides the link's
+/// own words.
+#[derive(Debug, Clone, Copy)]
+pub struct Citing<'a> {
+    /// The citing page's (final) URL.
+    pub url: &'a CanonicalUrl,
+    /// Its relevance R.
+    pub relevance: f64,
+    /// Its best class.
+    pub class: Option<TopicId>,
+}
+
+/// The hashed features of a link: anchor terms, context terms, URL path
+/// and host terms (each in its own namespace, analysed as the classifier's
+/// text is), the decile of the page classifier's relevance of the link's
+/// own words (anchor and URL path: what the examples say about the words
+/// before the crawl has learnt anything), the link's relation to the citing
+/// page's host (same host, same site, other site), the citing page's
+/// relevance decile and class, and a bias. Sorted, without repeats.
+pub fn link_features(
+    featurizer: &Featurizer,
+    classifier: &dyn Classifier,
+    citing: &Citing<'_>,
+    link: &Link,
+) -> Box<[u32]> {
+    let mut f = vec![feature(ns::BIAS, 0)];
+    let path = spaced(&link.url.path_and_query());
+    let own_words = format!("{} {path}", link.anchor_text);
+    let r = classifier.classify(&featurizer.text(&own_words)).relevance;
+    f.push(feature(ns::LINK_RELEVANCE, decile(r)));
+    let mut words = |namespace: u32, text: &str| {
+        if !text.trim().is_empty() {
+            f.extend(
+                featurizer
+                    .text(text)
+                    .entries()
+                    .iter()
+                    .map(|&(t, _)| feature(namespace, t.0)),
+            );
+        }
+    };
+    words(ns::ANCHOR, &link.anchor_text);
+    words(ns::CONTEXT, &link.context);
+    words(ns::URL_PATH, &path);
+    let host = link.url.host();
+    let labels: Vec<&str> = host.split('.').collect();
+    // The host's labels but the last (the top-level domain says little).
+    words(
+        ns::URL_HOST,
+        &labels[..labels.len().saturating_sub(1)].join(" "),
+    );
+    let relation = if link.url.host_key() == citing.url.host_key() {
+        0
+    } else if link.url.domain_key() == citing.url.domain_key() {
+        1
+    } else {
+        2
+    };
+    f.push(feature(ns::RELATION, relation));
+    f.push(feature(ns::PARENT_DECILE, decile(citing.relevance)));
+    if let Some(c) = citing.class {
+        f.push(feature(ns::PARENT_CLASS, c.0));
+    }
+    f.sort_unstable();
+    f.dedup();
+    f.into_boxed_slice()
+}
+
+/// Which tenth of [0, 1] `x` falls in (NaN: the first).
+fn decile(x: f64) -> u32 {
+    if x.is_nan() {
+        0
+    } else {
+        (x.clamp(0.0, 1.0) * 10.0).floor().min(9.0) as u32
+    }
+}
+
+/// A URL path (and query) with its separators as spaces (`/wiki/Bird_of_prey.html` →
+/// ` wiki Bird of prey html`).
+fn spaced(path: &str) -> String {
+    path.chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect()
+}
+
+/// One feature's weight and its AdaGrad sum of squared gradients.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Weight {
+    w: f64,
+    g2: f64,
+}
+
+/// The online link model.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Apprentice {
+    weights: HashMap<u32, Weight>,
+    trained: u64,
+}
+
+impl Apprentice {
+    /// An untrained model: every link scores ½ and the blend is the rule.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Training pages seen.
+    pub fn trained(&self) -> u64 {
+        self.trained
+    }
+
+    /// The predicted relevance of the page a link with `features` leads to.
+    pub fn score(&self, features: &[u32]) -> f64 {
+        sigmoid(self.margin(features))
+    }
+
+    fn margin(&self, features: &[u32]) -> f64 {
+        let x = scale(features);
+        features
+            .iter()
+            .filter_map(|f| self.weights.get(f))
+            .map(|w| w.w * x)
+            .sum()
+    }
+
+    /// Learns that a link with `features` led to a page of relevance
+    /// `relevance` (clamped to [0, 1]; a failed fetch is 0). A link without
+    /// features (a seed) teaches nothing.
+    pub fn train(&mut self, features: &[u32], relevance: f64) {
+        if features.is_empty() {
+            return;
+        }
+        let y = if relevance.is_nan() {
+            0.0
+        } else {
+            relevance.clamp(0.0, 1.0)
+        };
+        let g = self.score(features) - y;
+        let x = scale(features);
+        for f in features {
+            let w = self.weights.entry(*f).or_default();
+            let gi = g * x;
+            w.g2 += gi * gi;
+            if w.g2 > 0.0 {
+                w.w -= LEARNING_RATE * gi / w.g2.sqrt();
+            }
+        }
+        self.trained += 1;
+    }
+
+    /// The evidence for a link whose citing page's evidence is `rule` (its
+    /// relevance): the noisy or of `rule` and the model's score, the score
+    /// weighted by the model's confidence `n / (PRIOR_PAGES + n)`. Never
+    /// below `rule`.
+    pub fn blend(&self, rule: f64, features: &[u32]) -> f64 {
+        if self.trained == 0 || features.is_empty() {
+            return rule;
+        }
+        let n = self.trained as f64;
+        let confidence = n / (PRIOR_PAGES + n);
+        let rule = rule.clamp(0.0, 1.0);
+        1.0 - (1.0 - rule) * (1.0 - confidence * self.score(features))
+    }
+}
+
+/// Each feature of a link counts `1/√k` for its `k` features, so long
+/// contexts do not outvote the rest.
+fn scale(features: &[u32]) -> f64 {
+    1.0 / (features.len().max(1) as f64).sqrt()
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Features as stored bytes (little-endian `u32`s).
+pub(crate) fn to_bytes(features: &[u32], out: &mut Vec<u8>) {
+    for f in features {
+        out.extend_from_slice(&f.to_le_bytes());
+    }
+}
+
+/// Features from stored bytes (trailing bytes that make no `u32` are
+/// ignored).
+pub(crate) fn from_bytes(bytes: &[u8]) -> Box<[u32]> {
+    bytes
+        .chunks_exact(4)
+        .filter_map(|c| <[u8; 4]>::try_from(c).ok())
+        .map(u32::from_le_bytes)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use focus_core::Canonicalizer;
+    use focus_html::LinkKind as HtmlLinkKind;
+
+    use super::*;
+
+    /// A classifier that finds nothing relevant.
+    struct Zero;
+
+    impl Classifier for Zero {
+        fn classify(&self, _: &focus_text::SparseVec) -> focus_classify::Judgement {
+            focus_classify::Judgement {
+                relevance: 0.0,
+                best: None,
+                scores: Vec::new(),
+            }
+        }
+    }
+
+    fn link(url: &str, anchor: &str, context: &str) -> Link {
+        Link {
+            url: Canonicalizer::default().canonicalize(url).unwrap(),
+            anchor_text: anchor.into(),
+            nofollow: false,
+            context: context.into(),
+            kind: HtmlLinkKind::A,
+        }
+    }
+
+    fn citing(url: &CanonicalUrl, relevance: f64) -> Citing<'_> {
+        Citing {
+            url,
+            relevance,
+            class: Some(TopicId(3)),
+        }
+    }
+
+    #[test]
+    fn features_name_the_links_words_and_relation() {
+        let f = Featurizer::default();
+        let page = Canonicalizer::default()
+            .canonicalize("http://birds.test/a.html")
+            .unwrap();
+        let a = link_features(
+            &f,
+            &Zero,
+            &citing(&page, 0.95),
+            &link(
+                "http://birds.test/owls.html",
+                "owls",
+                "nocturnal birds of prey",
+            ),
+        );
+        let b = link_features(
+            &f,
+            &Zero,
+            &citing(&page, 0.95),
+            &link("http://shop.example/cart", "cart", "buy now"),
+        );
+        assert!(a.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+        assert!(a.contains(&feature(ns::RELATION, 0)));
+        assert!(b.contains(&feature(ns::RELATION, 2)));
+        assert!(a.contains(&feature(ns::PARENT_DECILE, 9)));
+        assert!(a.contains(&feature(ns::PARENT_CLASS, 3)));
+        assert!(a.contains(&feature(ns::LINK_RELEVANCE, 0)));
+        let owl = f.text("owls").entries()[0].0 .0;
+        assert!(a.contains(&feature(ns::ANCHOR, owl)));
+        assert!(a.contains(&feature(ns::URL_PATH, owl)));
+        assert!(!b.contains(&feature(ns::ANCHOR, owl)));
+        assert_eq!(
+            &*from_bytes(&{
+                let mut v = Vec::new();
+                to_bytes(&a, &mut v);
+                v
+            }),
+            &*a
+        );
+    }
+
+    #[test]
+    fn learns_which_anchors_lead_to_relevant_pages() {
+        let f = Featurizer::default();
+        let page = Canonicalizer::default()
+            .canonicalize("http://zoo.test/")
+            .unwrap();
+        let c = citing(&page, 0.5);
+        let good = link_features(&f, &Zero, &c, &link("http://zoo.test/owl", "owl", ""));
+        let bad = link_features(&f, &Zero, &c, &link("http://zoo.test/login", "login", ""));
+        let mut m = Apprentice::new();
+        assert_eq!(m.blend(0.3, &good), 0.3, "untrained: the rule");
+        for _ in 0..200 {
+            m.train(&good, 1.0);
+            m.train(&bad, 0.0);
+        }
+        assert_eq!(m.trained(), 400);
+        assert!(m.score(&good) > 0.9, "{}", m.score(&good));
+        assert!(m.score(&bad) < 0.1, "{}", m.score(&bad));
+        // The same rule priority, blended: the good link comes first, and
+        // the rule's priority is never lowered.
+        let (g, b) = (m.blend(0.5, &good), m.blend(0.5, &bad));
+        assert!(g > 0.85 && (0.5..0.55).contains(&b), "{g} {b}");
+        assert!(m.blend(0.0, &good) > 0.7 && m.blend(0.0, &bad) < 0.1);
+        // A new link sharing the good anchor inherits some of its credit.
+        let new = link_features(&f, &Zero, &c, &link("http://zoo.test/x1", "owl", "x"));
+        assert!(m.score(&new) > m.score(&bad));
+        // A seed (no features) teaches nothing; bad numbers stay in range.
+        m.train(&[], 1.0);
+        m.train(&good, f64::NAN);
+        assert_eq!(m.trained(), 401);
+        assert!((0.0..=1.0).contains(&m.score(&good)));
+    }
+}

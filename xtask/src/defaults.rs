@@ -1,0 +1,187 @@
+//! `cargo xtask defaults`: the default `focus-soft` crawl beside the
+//! configurations it replaced, on the embedded websim: webs 1-3 with and
+//! without four in five cross-host links dead, and the cycling leaf. Every
+//! crawl is a release `focus-soft` run (5,000 pages) with the flags shown
+//! in the table; the numbers come from its `summary.json` and
+//! `pages.jsonl`. Writes `docs/results/websim-defaults.md`, the table
+//! `docs/crawl.md` cites for every change of the default crawl.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use focus_core::contract::ROBOTS_DISALLOWED;
+use focus_core::{PageLine, Summary};
+
+use crate::run_cargo;
+
+/// The configurations compared: a name and `focus-soft`'s flags.
+const CONFIGS: [(&str, &[&str]); 3] = [
+    ("default", &[]),
+    (
+        "tempered relevance, no link model (`--child-priority learnt`)",
+        &["--child-priority", "learnt"],
+    ),
+    (
+        "previous default (`--relevance exact --child-priority learnt`)",
+        &["--relevance", "exact", "--child-priority", "learnt"],
+    ),
+];
+
+/// The crawls of each configuration: a label and their own flags.
+const CRAWLS: [(&str, &[&str]); 7] = [
+    ("web 1", &["--seed", "1"]),
+    ("web 2", &["--seed", "2"]),
+    ("web 3", &["--seed", "3"]),
+    (
+        "web 1, 80 % dead",
+        &["--seed", "1", "--websim-dead-links", "80"],
+    ),
+    (
+        "web 2, 80 % dead",
+        &["--seed", "2", "--websim-dead-links", "80"],
+    ),
+    (
+        "web 3, 80 % dead",
+        &["--seed", "3", "--websim-dead-links", "80"],
+    ),
+    (
+        "web 1, cycling leaf",
+        &["--seed", "1", "--good", "recreation/outdoors/cycling"],
+    ),
+];
+
+/// Fetch attempts before the error share is counted (the first tries of a
+/// crawl's first hosts are not yet anything it could have learnt from).
+const WARM_UP: usize = 500;
+
+/// What one crawl measured.
+struct Measured {
+    harvest: f64,
+    last_1000: f64,
+    failed: u64,
+    errors_after_warm_up: f64,
+    harvest_per_success: f64,
+}
+
+fn measure(out: &Path) -> Result<Measured> {
+    let summary: Summary = serde_json::from_str(
+        &std::fs::read_to_string(out.join("summary.json")).context("summary.json")?,
+    )
+    .context("summary.json")?;
+    let text = std::fs::read_to_string(out.join("pages.jsonl")).context("pages.jsonl")?;
+    let lines: Vec<PageLine> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(PageLine::parse)
+        .collect::<Result<_, _>>()
+        .context("pages.jsonl")?;
+    // A URL robots.txt forbids is recorded but never requested.
+    let requested: Vec<&PageLine> = lines
+        .iter()
+        .skip(WARM_UP)
+        .filter(|l| l.error.as_deref() != Some(ROBOTS_DISALLOWED))
+        .collect();
+    let errors = requested.iter().filter(|l| l.error.is_some()).count();
+    let successes = lines.iter().filter(|l| l.error.is_none()).count();
+    let relevant = lines
+        .iter()
+        .filter(|l| l.relevant_true == Some(true))
+        .count();
+    Ok(Measured {
+        harvest: summary.harvest_rate_true.unwrap_or(0.0),
+        last_1000: summary.harvest_rate_true_last_1000.unwrap_or(0.0),
+        failed: summary.failed_fetches,
+        errors_after_warm_up: errors as f64 / requested.len().max(1) as f64,
+        harvest_per_success: relevant as f64 / successes.max(1) as f64,
+    })
+}
+
+pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
+    if let Some(a) = args.first() {
+        bail!("`cargo xtask defaults` takes no arguments (got {a})");
+    }
+    run_cargo(root, &["build", "--release", "-p", "focus-soft"])?;
+    let exe = root.join("target/release/focus-soft");
+    let work = root.join("target/defaults");
+    let started = Instant::now();
+    let mut rows: Vec<Vec<Measured>> = Vec::new();
+    for (name, flags) in CONFIGS {
+        let mut row = Vec::new();
+        for (i, (label, own)) in CRAWLS.iter().enumerate() {
+            let out = work.join(format!("{}-{i}", name.split(' ').next().unwrap_or(name)));
+            if out.exists() {
+                std::fs::remove_dir_all(&out)?;
+            }
+            println!("{name}: {label}");
+            let status = Command::new(&exe)
+                .args(*own)
+                .args(flags)
+                .arg("--out")
+                .arg(&out)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .with_context(|| format!("running {}", exe.display()))?;
+            if !status.success() {
+                bail!("focus-soft {own:?} {flags:?} failed ({status})");
+            }
+            row.push(measure(&out)?);
+        }
+        rows.push(row);
+    }
+    let md = render(&rows, started.elapsed().as_secs());
+    let path = root.join("docs/results/websim-defaults.md");
+    std::fs::write(&path, md).with_context(|| format!("writing {}", path.display()))?;
+    println!("written to {}", path.display());
+    Ok(())
+}
+
+fn render(rows: &[Vec<Measured>], secs: u64) -> String {
+    let mut md =
+        String::from("# The default soft crawl on the websim, beside what it replaced\n\n");
+    let _ = writeln!(
+        md,
+        "Generated by `cargo xtask defaults` ({secs} s on this machine): release \
+         `focus-soft` crawls of 5,000 pages of the embedded websim (good topic \
+         `recreation/outdoors` unless the row says otherwise) with each configuration's \
+         flags plus the row's (`--seed S`, `--websim-dead-links 80`, `--good \
+         recreation/outdoors/cycling`). Cells: true harvest / true harvest of the last \
+         1,000 pages / fetches spent on errors (`failed_fetches`). The dead-link rows \
+         add the share of requests after the first {WARM_UP} that failed (URLs robots.txt \
+         forbids excluded), the true harvest per successful fetch, and the true harvest \
+         relative to the same web without dead links.\n"
+    );
+    let _ = write!(md, "| crawl |");
+    for (name, _) in CONFIGS {
+        let _ = write!(md, " {name} |");
+    }
+    let _ = write!(md, "\n|---|");
+    for _ in CONFIGS {
+        md.push_str("---|");
+    }
+    md.push('\n');
+    for (i, (label, _)) in CRAWLS.iter().enumerate() {
+        let _ = write!(md, "| {label} |");
+        for row in rows {
+            let m = &row[i];
+            let _ = write!(md, " {:.3} / {:.3} / {}", m.harvest, m.last_1000, m.failed);
+            // Rows 3-5 are webs 1-3 with dead links; rows 0-2 the same webs.
+            if (3..6).contains(&i) {
+                let live = &row[i - 3];
+                let _ = write!(
+                    md,
+                    "; errors after {WARM_UP}: {:.3}, per success {:.3}, {:+.1} % of live",
+                    m.errors_after_warm_up,
+                    m.harvest_per_success,
+                    100.0 * (m.harvest / live.harvest.max(1e-9) - 1.0)
+                );
+            }
+            md.push_str(" |");
+        }
+        md.push('\n');
+    }
+    md
+}
