@@ -87,11 +87,9 @@ impl LinkPriority {
     /// health factor in (0, 1] (asked only when `by_host_health`).
     ///
     /// The link model joins the rule after the kind factor: scaling the
-    /// model's score by the kind factor too (the factor outside) was
-    /// measured worse on Wikispeedia (mean recall at 500 pages 0.725 / 0.725
-    /// from hub / topic seeds against 0.738 / 0.739) and on the websim with
-    /// four in five cross-host links dead (true harvest 0.711 / 0.674 /
-    /// 0.526 on webs 1-3 against 0.793 / 0.774 / 0.685).
+    /// model's score by the kind factor too was measured worse on
+    /// Wikispeedia and on the websim with four in five cross-host links
+    /// dead (issue 21's note).
     pub fn of(
         &self,
         kind: LinkKind,
