@@ -13,9 +13,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use focus_core::contract::ROBOTS_DISALLOWED;
-use focus_core::{PageLine, Summary};
+use focus_core::PageLine;
 
-use crate::run_cargo;
+use crate::{run_cargo, scale};
 
 /// The configurations compared: a name and `focus-soft`'s flags.
 const CONFIGS: [(&str, &[&str]); 3] = [
@@ -67,10 +67,7 @@ struct Measured {
 }
 
 fn measure(out: &Path) -> Result<Measured> {
-    let summary: Summary = serde_json::from_str(
-        &std::fs::read_to_string(out.join("summary.json")).context("summary.json")?,
-    )
-    .context("summary.json")?;
+    let summary = scale::summary(out).context("summary.json")?;
     let text = std::fs::read_to_string(out.join("pages.jsonl")).context("pages.jsonl")?;
     let lines: Vec<PageLine> = text
         .lines()

@@ -258,7 +258,8 @@ fn check_resumed(out: &Path, pages: u64) -> Result<ResumeCheck> {
     Ok(check)
 }
 
-fn summary(out: &Path) -> Result<Summary> {
+/// The `summary.json` a crawl wrote to `out`.
+pub(crate) fn summary(out: &Path) -> Result<Summary> {
     let text = std::fs::read_to_string(out.join("summary.json"))?;
     Ok(serde_json::from_str(&text)?)
 }

@@ -29,6 +29,7 @@ use std::collections::HashMap;
 use focus_classify::{Classifier, Featurizer};
 use focus_core::{CanonicalUrl, TopicId};
 use focus_html::Link;
+use focus_text::SparseVec;
 
 /// Training pages at which the model's confidence in the blend is ½.
 pub const PRIOR_PAGES: f64 = 100.0;
@@ -78,31 +79,31 @@ pub fn link_features(
     link: &Link,
 ) -> Box<[u32]> {
     let mut f = vec![feature(ns::BIAS, 0)];
-    let path = spaced(&link.url.path_and_query());
-    let own_words = format!("{} {path}", link.anchor_text);
-    let r = classifier.classify(&featurizer.text(&own_words)).relevance;
-    f.push(feature(ns::LINK_RELEVANCE, decile(r)));
-    let mut words = |namespace: u32, text: &str| {
-        if !text.trim().is_empty() {
-            f.extend(
-                featurizer
-                    .text(text)
-                    .entries()
-                    .iter()
-                    .map(|&(t, _)| feature(namespace, t.0)),
-            );
-        }
+    let mut words = |namespace: u32, counts: &SparseVec| {
+        f.extend(
+            counts
+                .entries()
+                .iter()
+                .map(|&(t, _)| feature(namespace, t.0)),
+        );
     };
-    words(ns::ANCHOR, &link.anchor_text);
-    words(ns::CONTEXT, &link.context);
+    let anchor = featurizer.text(&link.anchor_text);
+    let path = featurizer.text(&spaced(&link.url.path_and_query()));
+    words(ns::ANCHOR, &anchor);
     words(ns::URL_PATH, &path);
+    words(ns::CONTEXT, &featurizer.text(&link.context));
     let host = link.url.host();
     let labels: Vec<&str> = host.split('.').collect();
     // The host's labels but the last (the top-level domain says little).
     words(
         ns::URL_HOST,
-        &labels[..labels.len().saturating_sub(1)].join(" "),
+        &featurizer.text(&labels[..labels.len().saturating_sub(1)].join(" ")),
     );
+    // The link's own words (anchor and path) as the page classifier sees them.
+    let mut own_words = anchor;
+    own_words.add_scaled(&path, 1.0);
+    let r = classifier.classify(&own_words).relevance;
+    f.push(feature(ns::LINK_RELEVANCE, decile(r)));
     let relation = if link.url.host_key() == citing.url.host_key() {
         0
     } else if link.url.domain_key() == citing.url.domain_key() {

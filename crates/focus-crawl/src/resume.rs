@@ -63,8 +63,8 @@ pub(crate) fn resume(
     for (p, url) in pages.iter().zip(&urls) {
         st.frontier.mark_seen(PageId(p.id));
         if let Some(url) = url {
-            learn_host(&mut st.tally, p, &url.host_key(), &url.domain_key());
             let host = url.host_key();
+            learn_host(&mut st.tally, p, &host, &url.domain_key());
             st.frontier.note_served(&host);
             hosts.insert(host);
         }

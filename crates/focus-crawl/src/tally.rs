@@ -4,12 +4,12 @@
 //! and by the pages a resumed crawl reads back from its store.
 //! Must not decide anything: policies and the engine read it.
 
-use crate::apprentice::Apprentice;
 use std::collections::HashSet;
 
 use focus_core::{Taxonomy, TopicId};
 use focus_eval::HarvestTracker;
 
+use crate::apprentice::Apprentice;
 use crate::host_health::HostHealth;
 use crate::link_value::LinkValue;
 use crate::stagnation::{StagnationConfig, StagnationMonitor};

@@ -166,6 +166,13 @@ impl Corpus {
             .map_or(&[], |p| p.labels.as_slice())
     }
 
+    /// Whether page `pid` is labelled `topic` or a topic below it.
+    pub fn is_under(&self, pid: u32, topic: TopicId) -> bool {
+        self.labels(pid)
+            .iter()
+            .any(|&l| self.taxonomy.is_ancestor_or_self(topic, l))
+    }
+
     /// Lines of the source (labels, links) that named no page of the
     /// corpus: skipped and counted here.
     pub fn skipped_lines(&self) -> usize {
@@ -223,12 +230,7 @@ impl Corpus {
     /// id): the corpus's "popular" pages of a topic.
     fn ranked(&self, topic: TopicId) -> Vec<u32> {
         let mut ids: Vec<u32> = (0..self.pages.len() as u32)
-            .filter(|&p| {
-                self.pages[p as usize]
-                    .labels
-                    .iter()
-                    .any(|&l| self.taxonomy.is_ancestor_or_self(topic, l))
-            })
+            .filter(|&p| self.is_under(p, topic))
             .collect();
         ids.sort_by(|a, b| self.in_degree(*b).cmp(&self.in_degree(*a)).then(a.cmp(b)));
         ids

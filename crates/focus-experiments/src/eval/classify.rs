@@ -322,12 +322,7 @@ pub fn evaluate_featurised(
                 .collect();
             let y: Vec<bool> = heldout
                 .iter()
-                .map(|&pid| {
-                    corpus
-                        .labels(pid)
-                        .iter()
-                        .any(|&l| tax.is_ancestor_or_self(good, l))
-                })
+                .map(|&pid| corpus.is_under(pid, good))
                 .collect();
             let extreme = r.iter().filter(|&&x| !(0.01..=0.99).contains(&x)).count();
             relevance.push(TopicRelevance {

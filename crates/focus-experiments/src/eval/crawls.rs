@@ -203,16 +203,8 @@ impl Scored {
 /// The category's scored pages: labelled at or under `topic`, not training,
 /// not seeds.
 pub fn scored_pages(corpus: &Corpus, split: &Split, topic: TopicId, seeds: &[u32]) -> HashSet<u32> {
-    let tax = corpus.taxonomy();
     (0..corpus.page_count())
-        .filter(|&p| {
-            !split.is_train(p)
-                && !seeds.contains(&p)
-                && corpus
-                    .labels(p)
-                    .iter()
-                    .any(|&l| tax.is_ancestor_or_self(topic, l))
-        })
+        .filter(|&p| !split.is_train(p) && !seeds.contains(&p) && corpus.is_under(p, topic))
         .collect()
 }
 
@@ -432,12 +424,7 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
                 let dir = base.join(crawler.slug());
                 let urls = if crawler == Crawler::Oracle {
                     let relevant: HashSet<u32> = (0..corpus.page_count())
-                        .filter(|&p| {
-                            corpus
-                                .labels(p)
-                                .iter()
-                                .any(|&l| corpus.taxonomy().is_ancestor_or_self(topic, l))
-                        })
+                        .filter(|&p| corpus.is_under(p, topic))
                         .collect();
                     oracle_order(corpus, &seeds, &scored, &relevant, cfg.pages)
                         .into_iter()
