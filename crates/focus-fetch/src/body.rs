@@ -1,14 +1,52 @@
 //! Reading a response body under limits: a deadline for the whole body, a
-//! cap on the *decoded* size enforced while streaming (so a gzip bomb stops
-//! at the cap), and gzip / deflate / brotli decoding.
+//! minimum transfer rate (a body that trickles is cut long before the
+//! deadline), a cap on the *decoded* size enforced while streaming (so a
+//! gzip bomb stops at the cap), and gzip / deflate / brotli decoding.
 
 use std::io::Write;
 
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
+use std::time::Duration;
+
 use tokio::time::Instant;
 
+use crate::config::FetchConfig;
 use crate::outcome::{FetchError, TimeoutPhase};
+
+/// A body slower than this for a whole window is cut (curl's
+/// `--speed-limit` / `--speed-time`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MinRate {
+    pub(crate) bytes_per_s: u64,
+    pub(crate) window: Duration,
+}
+
+impl MinRate {
+    /// The configured rate, or `None` when the check is off.
+    pub(crate) fn of(cfg: &FetchConfig) -> Option<Self> {
+        (cfg.min_rate_bytes_per_s > 0 && !cfg.min_rate_window.is_zero()).then_some(Self {
+            bytes_per_s: cfg.min_rate_bytes_per_s,
+            window: cfg.min_rate_window,
+        })
+    }
+
+    /// Bytes a window must bring.
+    fn per_window(self) -> u64 {
+        (self.bytes_per_s as f64 * self.window.as_secs_f64()).ceil() as u64
+    }
+}
+
+/// What a body may cost.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Decoded (and wire) bytes at most.
+    pub(crate) cap: usize,
+    /// The whole body by then.
+    pub(crate) deadline: Instant,
+    /// The slowest transfer tolerated.
+    pub(crate) min_rate: Option<MinRate>,
+}
 
 /// A `Write` sink that refuses to grow past `cap`.
 struct Capped {
@@ -97,30 +135,56 @@ fn map_io(e: &std::io::Error, cap: usize) -> FetchError {
     }
 }
 
-/// Reads and decodes `body` until `deadline`, refusing more than `cap`
-/// decoded bytes. Returns (decoded bytes, bytes on the wire).
+/// Reads and decodes `body` under `limits`: the deadline, the minimum
+/// transfer rate (checked over consecutive windows from the first body
+/// byte's wait on) and the cap on decoded and wire bytes. Returns
+/// (decoded bytes, bytes on the wire).
 pub(crate) async fn read(
     mut body: Incoming,
     content_encoding: &str,
-    cap: usize,
-    deadline: Instant,
+    limits: Limits,
 ) -> Result<(Vec<u8>, u64), FetchError> {
+    let cap = limits.cap;
     let mut decoder = Decoder::new(content_encoding, cap)?;
     let mut wire = 0u64;
+    let mut window = limits.min_rate.map(|r| (Instant::now() + r.window, 0u64));
     loop {
-        let frame = tokio::time::timeout_at(deadline, body.frame())
-            .await
-            .map_err(|_| FetchError::Timeout(TimeoutPhase::Total))?;
-        let Some(frame) = frame else { break };
-        let frame = frame.map_err(|e| FetchError::Protocol(e.to_string()))?;
-        if let Ok(data) = frame.into_data() {
-            wire += data.len() as u64;
-            // Wire bytes are capped too: an endless identity body stops here.
-            if wire > cap as u64 {
-                return Err(FetchError::TooLarge { limit: cap });
+        let wake = window.map_or(limits.deadline, |(end, _)| end.min(limits.deadline));
+        let next = tokio::time::timeout_at(wake, body.frame()).await;
+        let now = Instant::now();
+        let data = match next {
+            Err(_) if now >= limits.deadline => {
+                return Err(FetchError::Timeout(TimeoutPhase::Total))
             }
-            decoder.write(&data, cap)?;
+            // A rate window ended without a frame: judged below.
+            Err(_) => bytes::Bytes::new(),
+            Ok(None) => break,
+            Ok(Some(frame)) => {
+                match frame
+                    .map_err(|e| FetchError::Protocol(e.to_string()))?
+                    .into_data()
+                {
+                    Ok(data) => data,
+                    Err(_) => continue,
+                }
+            }
+        };
+        wire += data.len() as u64;
+        if let (Some((end, got)), Some(rate)) = (window.as_mut(), limits.min_rate) {
+            *got += data.len() as u64;
+            if now >= *end {
+                if *got < rate.per_window() {
+                    return Err(FetchError::Timeout(TimeoutPhase::Slow));
+                }
+                *end = now + rate.window;
+                *got = 0;
+            }
         }
+        // Wire bytes are capped too: an endless identity body stops here.
+        if wire > cap as u64 {
+            return Err(FetchError::TooLarge { limit: cap });
+        }
+        decoder.write(&data, cap)?;
     }
     Ok((decoder.finish(cap)?, wire))
 }

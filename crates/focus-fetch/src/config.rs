@@ -125,6 +125,14 @@ pub struct FetchConfig {
     pub first_byte_timeout: Duration,
     /// Time for the whole fetch, body included.
     pub total_timeout: Duration,
+    /// Minimum transfer rate of a body, as curl's `--speed-limit`: a body
+    /// that receives fewer than `min_rate_bytes_per_s × min_rate_window`
+    /// bytes in any window of [`FetchConfig::min_rate_window`] is cut with
+    /// `timeout_slow`, long before [`FetchConfig::total_timeout`]. 0 turns
+    /// the check off.
+    pub min_rate_bytes_per_s: u64,
+    /// The window of the minimum transfer rate (curl's `--speed-time`).
+    pub min_rate_window: Duration,
     /// Maximum decoded size of HTML and text bodies.
     pub max_html_bytes: usize,
     /// Maximum decoded size of other enabled types.
@@ -132,12 +140,25 @@ pub struct FetchConfig {
     /// Non-HTML MIME types handed over as bytes (e.g. `application/pdf`);
     /// everything else that is not HTML or text is skipped from the headers.
     pub extra_types: Vec<String>,
-    /// Extra attempts after a timeout, connection error or 5xx.
+    /// Extra attempts, inside one [`crate::Fetcher::fetch`], after a
+    /// connection error or a timeout. 0 by default: a crawler retries
+    /// through its frontier, after fresh URLs (see `FetchError::retry`).
     pub retries: u32,
     /// First retry delay; doubled on each further retry.
     pub retry_backoff: Duration,
-    /// Consecutive failures that tag a host bad for the rest of the crawl.
-    pub bad_after_failures: u32,
+    /// Host faults in a row (connections refused, names that do not
+    /// resolve, TLS failures, and timeouts of *different* URLs; never a
+    /// status code or a bad body) that set a host aside: its requests are
+    /// refused with `host_bad` for [`FetchConfig::bad_host_backoff`], then
+    /// one probe request is let through; an answer clears the host, a
+    /// further fault doubles the wait. `None`: never set a host aside
+    /// (a crawler that waits out failing hosts on its own clock).
+    pub bad_after_failures: Option<u32>,
+    /// How long a host set aside waits before its probe (doubled with each
+    /// failed probe, up to 64 times).
+    pub bad_host_backoff: Duration,
+    /// The longest `Retry-After` honoured (a longer one is cut to this).
+    pub max_retry_after: Duration,
     /// How long a fetched robots.txt stays valid.
     pub robots_ttl: Duration,
     /// After a 5xx or unreachable robots.txt, wait this long before asking again.
@@ -162,12 +183,16 @@ impl Default for FetchConfig {
             connect_timeout: Duration::from_secs(10),
             first_byte_timeout: Duration::from_secs(20),
             total_timeout: Duration::from_secs(60),
+            min_rate_bytes_per_s: 4096,
+            min_rate_window: Duration::from_secs(10),
             max_html_bytes: 5 * 1024 * 1024,
             max_other_bytes: 20 * 1024 * 1024,
             extra_types: Vec::new(),
-            retries: 2,
+            retries: 0,
             retry_backoff: Duration::from_millis(500),
-            bad_after_failures: 3,
+            bad_after_failures: Some(3),
+            bad_host_backoff: Duration::from_secs(60),
+            max_retry_after: Duration::from_secs(600),
             robots_ttl: Duration::from_secs(24 * 3600),
             robots_retry: Duration::from_secs(600),
             max_robots_bytes: 512 * 1024,
@@ -187,7 +212,10 @@ impl FetchConfig {
             connect_timeout: Duration::from_secs(1),
             first_byte_timeout: Duration::from_secs(1),
             total_timeout: Duration::from_secs(2),
+            min_rate_window: Duration::from_secs(1),
             retry_backoff: Duration::from_millis(20),
+            bad_host_backoff: Duration::from_secs(1),
+            max_retry_after: Duration::from_secs(5),
             robots_retry: Duration::from_secs(2),
             ..Self::default()
         }

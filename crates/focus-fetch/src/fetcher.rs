@@ -73,6 +73,7 @@ impl Fetcher {
             cfg.per_domain_connections,
             cfg.host_interval,
             cfg.bad_after_failures,
+            cfg.bad_host_backoff,
         );
         Ok(Fetcher {
             inner: Arc::new(Inner {
@@ -125,6 +126,11 @@ impl Fetcher {
             self.check_robots(&current).await?;
             let answer = self.request_with_retries(&current).await?;
             let status = answer.response.status();
+            if status.is_success() {
+                return self.read_page(url, current, chain, answer, started).await;
+            }
+            // The host answered: a status is the URL's own, never the host's.
+            self.inner.hosts.success(&current.host_key());
             if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
                 let next = self.redirect_target(&current, &answer.response)?;
                 if !visited.insert(next.as_str().to_owned()) {
@@ -138,10 +144,29 @@ impl Fetcher {
                 current = next;
                 continue;
             }
-            if !status.is_success() {
-                return Err(FetchError::Status(status.as_u16()));
+            return Err(self.status_error(&current, &answer.response));
+        }
+    }
+
+    /// The error of a final status that is not 2xx; a 429 or 503 with a
+    /// readable `Retry-After` also defers the host that long.
+    fn status_error(&self, url: &CanonicalUrl, resp: &Response<Incoming>) -> FetchError {
+        let status = resp.status().as_u16();
+        if !matches!(status, 429 | 503) {
+            return FetchError::Status(status);
+        }
+        let after = resp
+            .headers()
+            .get(header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| retry_after(v, std::time::SystemTime::now()));
+        match after {
+            Some(after) => {
+                let after = after.min(self.inner.cfg.max_retry_after);
+                self.inner.hosts.defer(&url.host_key(), after);
+                FetchError::RetryAfter { status, after }
             }
-            return self.read_page(url, current, chain, answer, started).await;
+            None => FetchError::Status(status),
         }
     }
 
@@ -188,12 +213,16 @@ impl Fetcher {
             media.as_str(),
             "text/html" | "application/xhtml+xml" | "text/plain" | ""
         );
+        let host = final_url.host_key();
+        // The host answered; only a body that times out may still count
+        // against it.
         if !is_text
             && !cfg
                 .extra_types
                 .iter()
                 .any(|t| t.eq_ignore_ascii_case(&media))
         {
+            self.inner.hosts.success(&host);
             return Err(FetchError::SkippedType(media));
         }
         let cap = if is_text {
@@ -210,6 +239,7 @@ impl Fetcher {
             .unwrap_or("")
             .to_owned();
         if declared.is_some_and(|n| n > cap as u64) && encoding.is_empty() {
+            self.inner.hosts.success(&host);
             return Err(FetchError::TooLarge { limit: cap });
         }
         let robots = headers
@@ -221,20 +251,22 @@ impl Fetcher {
             });
         let remote_addr = answer.response.extensions().get::<PeerAddr>().map(|p| p.0);
         let status = answer.response.status().as_u16();
-        let deadline = Instant::now() + cfg.total_timeout;
-        let host = final_url.host_key();
-        let (bytes, wire) =
-            match body::read(answer.response.into_body(), &encoding, cap, deadline).await {
-                Ok(r) => r,
-                Err(e) => {
-                    if e.is_transient() {
-                        self.inner
-                            .hosts
-                            .failure(&host, matches!(e, FetchError::Timeout(_)));
-                    }
-                    return Err(e);
+        let limits = body::Limits {
+            cap,
+            deadline: Instant::now() + cfg.total_timeout,
+            min_rate: body::MinRate::of(cfg),
+        };
+        let (bytes, wire) = match body::read(answer.response.into_body(), &encoding, limits).await {
+            Ok(r) => r,
+            Err(e) => {
+                if matches!(e, FetchError::Timeout(_)) {
+                    self.inner.hosts.failure(&host, &final_url, true);
+                } else {
+                    self.inner.hosts.success(&host);
                 }
-            };
+                return Err(e);
+            }
+        };
         self.inner.hosts.success(&host);
         let decoded_bytes = bytes.len() as u64;
         let (body, charset) = if is_text {
@@ -259,8 +291,11 @@ impl Fetcher {
         })
     }
 
-    /// Sends a GET under politeness, retrying transient failures with
-    /// exponential backoff and tagging the host slow or bad.
+    /// Sends a GET under politeness. A connection failure or a timeout
+    /// counts against the host and is retried here up to
+    /// [`FetchConfig::retries`] times with exponential backoff (none by
+    /// default: a crawler retries through its frontier); any answer, a
+    /// 5xx included, goes back to the caller.
     async fn request_with_retries(&self, url: &CanonicalUrl) -> Result<Answer, FetchError> {
         let cfg = &self.inner.cfg;
         let host = url.host_key();
@@ -268,32 +303,24 @@ impl Fetcher {
         loop {
             let permit = self.inner.hosts.acquire(url).await?;
             let was_slow = self.inner.hosts.status(&host).slow;
-            let result = self.send(url).await;
-            let failure = match &result {
-                Ok(resp) if resp.status().is_server_error() => {
-                    Some(FetchError::Status(resp.status().as_u16()))
-                }
-                Err(e) if e.is_transient() => Some(e.clone()),
-                Ok(_) | Err(_) => None,
-            };
-            match failure {
-                None => {
-                    return result.map(|response| Answer {
+            let e = match self.send(url).await {
+                Ok(response) => {
+                    return Ok(Answer {
                         response,
                         _permit: permit,
                     })
                 }
-                Some(e) => {
-                    let timed_out = matches!(e, FetchError::Timeout(_));
-                    let now_bad = self.inner.hosts.failure(&host, timed_out);
-                    // A host already tagged slow gets no second wait.
-                    if attempt >= cfg.retries || now_bad || (timed_out && was_slow) {
-                        return result.map(|response| Answer {
-                            response,
-                            _permit: permit,
-                        });
-                    }
-                }
+                Err(e) => e,
+            };
+            let timed_out = matches!(e, FetchError::Timeout(_));
+            let now_bad = e.is_host_fault() && self.inner.hosts.failure(&host, url, timed_out);
+            // A host already tagged slow gets no second wait.
+            if !e.is_connection_failure()
+                || attempt >= cfg.retries
+                || now_bad
+                || (timed_out && was_slow)
+            {
+                return Err(e);
             }
             drop(permit);
             let backoff = cfg.retry_backoff.saturating_mul(1 << attempt.min(16));
@@ -413,15 +440,12 @@ impl Fetcher {
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("")
                 .to_owned();
-            let deadline = Instant::now() + cfg.total_timeout;
-            let bytes = match body::read(
-                answer.response.into_body(),
-                &encoding,
-                cfg.max_robots_bytes,
-                deadline,
-            )
-            .await
-            {
+            let limits = body::Limits {
+                cap: cfg.max_robots_bytes,
+                deadline: Instant::now() + cfg.total_timeout,
+                min_rate: body::MinRate::of(cfg),
+            };
+            let bytes = match body::read(answer.response.into_body(), &encoding, limits).await {
                 Ok((b, _)) => b,
                 // Over the size limit: RFC 9309 lets a crawler parse the prefix;
                 // we conservatively allow all rather than act on half a file.
@@ -441,6 +465,17 @@ impl Fetcher {
         }
         Rules::AllowAll
     }
+}
+
+/// A `Retry-After` value (delta-seconds or an HTTP date, RFC 9110
+/// §10.2.3) as a wait from `now`; `None` when unreadable.
+fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
 /// Maps hyper-util's client error onto a typed failure.
@@ -465,5 +500,22 @@ fn client_error(e: &hyper_util::client::legacy::Error) -> FetchError {
             "{e}: {}",
             e.source().map(ToString::to_string).unwrap_or_default()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_dates() {
+        let now = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        assert_eq!(retry_after(" 120 ", now), Some(Duration::from_secs(120)));
+        let later = httpdate::fmt_http_date(now + Duration::from_secs(30));
+        assert_eq!(retry_after(&later, now), Some(Duration::from_secs(30)));
+        let past = httpdate::fmt_http_date(now - Duration::from_secs(30));
+        assert_eq!(retry_after(&past, now), Some(Duration::ZERO));
+        assert_eq!(retry_after("soon", now), None);
+        assert_eq!(retry_after("-5", now), None);
     }
 }

@@ -1,7 +1,11 @@
-//! Per-host and per-domain politeness (concurrency limits and a minimum
-//! interval between requests to one host) and failure accounting: a host
-//! that times out is tagged slow; after N consecutive failures it is tagged
-//! bad and refused for the rest of the crawl (BINGO!).
+//! Per-host and per-domain politeness (concurrency limits, a minimum
+//! interval between requests to one host, a server's `Retry-After`) and
+//! failure accounting: a host that times out is tagged slow; after N host
+//! faults in a row (refused connections, unresolvable names, TLS failures,
+//! timeouts of different URLs — never a URL's own status or body) it is
+//! set aside (BINGO!'s bad host), its requests refused for a backoff, then
+//! re-probed with one request; an answer clears it, another fault doubles
+//! the wait.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -21,9 +25,9 @@ pub struct HostStatus {
     pub ready_in: Duration,
     /// The host timed out at least once.
     pub slow: bool,
-    /// The host failed too often and is excluded.
+    /// The host failed too often and is set aside until its probe.
     pub bad: bool,
-    /// Failures since the last success.
+    /// Host faults since the last answer.
     pub consecutive_failures: u32,
     /// The host's politeness interval (the configured minimum, raised by
     /// its robots.txt `Crawl-delay`).
@@ -40,9 +44,20 @@ struct HostState {
     next_at: Instant,
     interval: Duration,
     failures: u32,
+    /// URLs (page ids) that timed out since the last answer: a timeout
+    /// counts against the host only for a URL not already among them.
+    timed_out: Vec<u64>,
     slow: bool,
-    bad: bool,
+    /// Set aside until this time; then one probe goes through.
+    bad_until: Option<Instant>,
+    /// Times the host was set aside in a row (the backoff's exponent).
+    times_bad: u32,
+    /// The probe is in flight: other requests still wait.
+    probing: bool,
 }
+
+/// The longest backoff of a host set aside, in multiples of the first.
+const MAX_BAD_BACKOFF_FACTOR: u32 = 64;
 
 /// Permits held while a request to a host is in progress.
 pub(crate) struct Permit {
@@ -56,7 +71,8 @@ pub(crate) struct Hosts {
     per_host: usize,
     per_domain: usize,
     interval: Duration,
-    bad_after: u32,
+    bad_after: Option<u32>,
+    bad_backoff: Duration,
 }
 
 impl Hosts {
@@ -64,7 +80,8 @@ impl Hosts {
         per_host: usize,
         per_domain: usize,
         interval: Duration,
-        bad_after: u32,
+        bad_after: Option<u32>,
+        bad_backoff: Duration,
     ) -> Self {
         Self {
             table: Mutex::new(HashMap::new()),
@@ -72,7 +89,8 @@ impl Hosts {
             per_host: per_host.max(1),
             per_domain: per_domain.max(1),
             interval,
-            bad_after: bad_after.max(1),
+            bad_after: bad_after.map(|n| n.max(1)),
+            bad_backoff,
         }
     }
 
@@ -83,20 +101,34 @@ impl Hosts {
             next_at: Instant::now(),
             interval: self.interval,
             failures: 0,
+            timed_out: Vec::new(),
             slow: false,
-            bad: false,
+            bad_until: None,
+            times_bad: 0,
+            probing: false,
         });
         Some(f(state))
     }
 
     /// Waits for a connection slot on the host and its domain and for the
-    /// host's politeness interval; refuses bad hosts.
+    /// host's politeness interval; refuses a host set aside until its
+    /// backoff has passed, then lets one probe through.
     pub(crate) async fn acquire(&self, url: &CanonicalUrl) -> Result<Permit, FetchError> {
         let host = url.host_key();
-        let (sem, bad) = self
-            .with_host(&host, |s| (s.sem.clone(), s.bad))
+        let (sem, refused) = self
+            .with_host(&host, |s| {
+                let refused = match s.bad_until {
+                    None => false,
+                    Some(until) if s.probing || Instant::now() < until => true,
+                    Some(_) => {
+                        s.probing = true;
+                        false
+                    }
+                };
+                (s.sem.clone(), refused)
+            })
             .ok_or_else(|| FetchError::Protocol("host table poisoned".into()))?;
-        if bad {
+        if refused {
             return Err(FetchError::HostBad);
         }
         let domain_sem = {
@@ -132,19 +164,47 @@ impl Hosts {
         self.with_host(host, |s| s.interval = s.interval.max(delay));
     }
 
-    pub(crate) fn success(&self, host: &HostKey) {
-        self.with_host(host, |s| s.failures = 0);
+    /// The server asked (`Retry-After`) not to be asked again before `after`.
+    pub(crate) fn defer(&self, host: &HostKey, after: Duration) {
+        self.with_host(host, |s| s.next_at = s.next_at.max(Instant::now() + after));
     }
 
-    /// Counts a failure; returns true when the host just became bad.
-    pub(crate) fn failure(&self, host: &HostKey, timed_out: bool) -> bool {
-        let bad_after = self.bad_after;
+    /// The host answered (whatever the status): its fault count ends, and a
+    /// host set aside is back.
+    pub(crate) fn success(&self, host: &HostKey) {
         self.with_host(host, |s| {
-            s.failures += 1;
+            s.failures = 0;
+            s.timed_out.clear();
+            s.bad_until = None;
+            s.times_bad = 0;
+            s.probing = false;
+        });
+    }
+
+    /// Counts a host fault of `url` (a timeout counts only for a URL that
+    /// has not timed out since the host last answered); returns true when
+    /// the host was just set aside.
+    pub(crate) fn failure(&self, host: &HostKey, url: &CanonicalUrl, timed_out: bool) -> bool {
+        let (bad_after, base) = (self.bad_after, self.bad_backoff);
+        let id = url.page_id().0;
+        self.with_host(host, |s| {
             s.slow |= timed_out;
-            let newly = !s.bad && s.failures >= bad_after;
-            s.bad |= newly;
-            newly
+            let probe_failed = std::mem::take(&mut s.probing);
+            if timed_out && !probe_failed {
+                if s.timed_out.contains(&id) {
+                    return false;
+                }
+                s.timed_out.push(id);
+            }
+            s.failures += 1;
+            let Some(n) = bad_after else { return false };
+            if s.failures < n || (s.bad_until.is_some() && !probe_failed) {
+                return false;
+            }
+            let factor = 1u32 << s.times_bad.min(MAX_BAD_BACKOFF_FACTOR.trailing_zeros());
+            s.times_bad += 1;
+            s.bad_until = Some(Instant::now() + base.saturating_mul(factor));
+            true
         })
         .unwrap_or(false)
     }
@@ -158,7 +218,7 @@ impl Hosts {
                 map.get(host).map(|s| HostStatus {
                     ready_in: s.next_at.saturating_duration_since(now),
                     slow: s.slow,
-                    bad: s.bad,
+                    bad: s.bad_until.is_some(),
                     consecutive_failures: s.failures,
                     interval: s.interval,
                     burst: if s.interval.is_zero() && !s.slow {
@@ -177,48 +237,111 @@ mod tests {
     use super::*;
     use focus_core::Canonicalizer;
 
+    fn url(u: &str) -> CanonicalUrl {
+        Canonicalizer::default().canonicalize(u).unwrap()
+    }
+
     #[tokio::test]
-    async fn interval_and_bad_tagging() {
-        let hosts = Hosts::new(2, 5, Duration::from_millis(30), 3);
-        let url = Canonicalizer::default()
-            .canonicalize("http://a.example/")
-            .unwrap();
+    async fn interval_and_setting_a_host_aside_then_probing_it() {
+        let hosts = Hosts::new(
+            2,
+            5,
+            Duration::from_millis(30),
+            Some(3),
+            Duration::from_millis(80),
+        );
+        let u = url("http://a.example/");
         let t0 = Instant::now();
-        drop(hosts.acquire(&url).await.unwrap());
-        drop(hosts.acquire(&url).await.unwrap());
+        drop(hosts.acquire(&u).await.unwrap());
+        drop(hosts.acquire(&u).await.unwrap());
         assert!(
             t0.elapsed() >= Duration::from_millis(30),
             "second request waits for the interval"
         );
-        let h = url.host_key();
-        assert!(!hosts.failure(&h, true));
-        assert!(!hosts.failure(&h, false));
+        let h = u.host_key();
+        assert!(!hosts.failure(&h, &u, true));
+        assert!(!hosts.failure(&h, &u, false));
         assert!(
-            hosts.failure(&h, false),
-            "third consecutive failure tags the host bad"
+            hosts.failure(&h, &u, false),
+            "third host fault in a row sets the host aside"
         );
         let st = hosts.status(&h);
         assert!(st.slow && st.bad && st.consecutive_failures == 3);
-        assert!(matches!(
-            hosts.acquire(&url).await,
-            Err(FetchError::HostBad)
-        ));
+        assert!(matches!(hosts.acquire(&u).await, Err(FetchError::HostBad)));
+        // After the backoff one probe goes through; the others still wait.
+        tokio::time::sleep(Duration::from_millis(90)).await;
+        let probe = hosts.acquire(&u).await.unwrap();
+        assert!(matches!(hosts.acquire(&u).await, Err(FetchError::HostBad)));
+        drop(probe);
+        // The probe failed: set aside again, for twice as long.
+        assert!(hosts.failure(&h, &u, false));
+        tokio::time::sleep(Duration::from_millis(90)).await;
+        assert!(
+            matches!(hosts.acquire(&u).await, Err(FetchError::HostBad)),
+            "the second backoff is twice the first"
+        );
+        tokio::time::sleep(Duration::from_millis(90)).await;
+        drop(hosts.acquire(&u).await.unwrap());
+        hosts.success(&h);
+        assert!(!hosts.status(&h).bad, "an answer brings the host back");
+        drop(hosts.acquire(&u).await.unwrap());
+    }
+
+    #[test]
+    fn a_timeout_counts_against_the_host_once_per_url() {
+        let hosts = Hosts::new(2, 5, Duration::ZERO, Some(3), Duration::from_secs(60));
+        let (slow, other) = (url("http://c.example/slow"), url("http://c.example/x"));
+        let h = slow.host_key();
+        for _ in 0..10 {
+            assert!(!hosts.failure(&h, &slow, true));
+        }
+        assert_eq!(hosts.status(&h).consecutive_failures, 1, "one slow page");
+        assert!(!hosts.failure(&h, &other, true));
+        assert!(
+            hosts.failure(&h, &url("http://c.example/y"), true),
+            "three different URLs timing out is the host's fault"
+        );
+    }
+
+    #[test]
+    fn success_resets_the_failure_count_and_none_never_sets_aside() {
+        let hosts = Hosts::new(2, 5, Duration::ZERO, Some(3), Duration::from_secs(60));
+        let u = url("http://b.example/");
+        let h = u.host_key();
+        hosts.failure(&h, &u, false);
+        hosts.failure(&h, &u, false);
+        hosts.success(&h);
+        assert!(!hosts.failure(&h, &u, false));
+        assert!(!hosts.status(&h).bad);
+        let patient = Hosts::new(2, 5, Duration::ZERO, None, Duration::from_secs(60));
+        for _ in 0..100 {
+            assert!(!patient.failure(&h, &u, false));
+        }
+        assert!(!patient.status(&h).bad);
     }
 
     #[tokio::test]
-    async fn success_resets_the_failure_count() {
-        let hosts = Hosts::new(2, 5, Duration::ZERO, 3);
-        let h = HostKey::new("b.example", None);
-        hosts.failure(&h, false);
-        hosts.failure(&h, false);
-        hosts.success(&h);
-        assert!(!hosts.failure(&h, false));
-        assert!(!hosts.status(&h).bad);
+    async fn retry_after_defers_the_host() {
+        let hosts = Hosts::new(2, 5, Duration::ZERO, Some(3), Duration::from_secs(60));
+        let u = url("http://d.example/");
+        hosts.defer(&u.host_key(), Duration::from_millis(40));
+        let t0 = Instant::now();
+        drop(hosts.acquire(&u).await.unwrap());
+        assert!(t0.elapsed() >= Duration::from_millis(40));
     }
 
     #[test]
     fn burst_follows_politeness() {
-        let hosts = Hosts::new(2, 5, Duration::ZERO, 3);
+        let new = |per_host, per_domain, interval| {
+            Hosts::new(
+                per_host,
+                per_domain,
+                interval,
+                Some(3),
+                Duration::from_secs(60),
+            )
+        };
+        let hosts = new(2, 5, Duration::ZERO);
         let (a, b, c) = (
             HostKey::new("a.example", None),
             HostKey::new("b.example", None),
@@ -229,12 +352,12 @@ mod tests {
         assert_eq!(hosts.status(&a).burst, 2, "no interval: every connection");
         hosts.set_crawl_delay(&b, Duration::from_secs(1));
         assert_eq!(hosts.status(&b).burst, 1, "a crawl-delay spaces requests");
-        hosts.failure(&c, true);
+        hosts.failure(&c, &url("http://c.example/"), true);
         assert_eq!(hosts.status(&c).burst, 1, "a host that timed out");
-        let polite = Hosts::new(2, 5, Duration::from_millis(1), 3);
+        let polite = new(2, 5, Duration::from_millis(1));
         polite.success(&a);
         assert_eq!(polite.status(&a).burst, 1, "any interval spaces requests");
-        let narrow = Hosts::new(4, 3, Duration::ZERO, 3);
+        let narrow = new(4, 3, Duration::ZERO);
         narrow.success(&a);
         assert_eq!(narrow.status(&a).burst, 3, "the domain limit binds");
     }

@@ -4,9 +4,13 @@
 //!   [`FetchConfig::loopback`] preset; curl-style [`ConnectTo`] rules.
 //! * [`Fetcher::fetch`] — robots.txt (RFC 9309, cached), per-host and
 //!   per-domain politeness, redirects with loop detection, size/type/time
-//!   limits enforced while streaming, decompression with a cap on the
-//!   *decoded* size, charset decoding to UTF-8, retries with backoff and
-//!   slow/bad host tagging. Every outcome is a typed [`FetchOutcome`].
+//!   limits enforced while streaming (a minimum transfer rate among
+//!   them), decompression with a cap on the *decoded* size, charset
+//!   decoding to UTF-8, `Retry-After`, and slow/bad host tagging that
+//!   counts only the host's own faults and re-probes a host it set aside.
+//!   Every outcome is a typed [`FetchOutcome`]; [`FetchError::retry`] says
+//!   whether another attempt may succeed (a crawler retries through its
+//!   frontier).
 //! * [`DuplicateDetector`] — URL id, (IP, path), exact content hash and
 //!   SimHash near-duplicates.
 //!
@@ -57,6 +61,7 @@ pub use dedup::{simhash, DuplicateDetector, DuplicateKind, Fingerprint};
 pub use fetcher::Fetcher;
 pub use hosts::HostStatus;
 pub use outcome::{
-    Body, FetchError, FetchOutcome, Fetched, RobotsDirectives, TimeoutPhase, ROBOTS_DISALLOWED,
+    Body, FetchError, FetchOutcome, Fetched, Retry, RobotsDirectives, TimeoutPhase,
+    ROBOTS_DISALLOWED,
 };
 pub use stats::FetchStats;

@@ -101,6 +101,23 @@ pub enum TimeoutPhase {
     FirstByte,
     /// Reading the body (the total budget).
     Total,
+    /// Reading the body: it arrived slower than the minimum transfer rate
+    /// for a whole window (`FetchConfig::min_rate_bytes_per_s`).
+    Slow,
+}
+
+/// Whether a failed fetch is worth another attempt, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retry {
+    /// The URL's answer will not change (404, a redirect loop, a body too
+    /// large, a name that does not resolve, robots.txt said no).
+    Never,
+    /// A transient failure (5xx, a timeout, a refused or reset
+    /// connection): try again later.
+    Later,
+    /// The server said when (429 or 503 with `Retry-After`): not before
+    /// this long.
+    After(Duration),
 }
 
 /// Why a fetch produced no page. Every variant is counted in
@@ -141,6 +158,16 @@ pub enum FetchError {
     /// The final status is not 2xx.
     #[error("HTTP status {0}")]
     Status(u16),
+    /// 429 Too Many Requests or 503 Service Unavailable with a
+    /// `Retry-After` the fetcher could read (capped at
+    /// `FetchConfig::max_retry_after`); the host is not asked again before.
+    #[error("HTTP status {status}, retry after {after:?}")]
+    RetryAfter {
+        /// The status (429 or 503).
+        status: u16,
+        /// How long the server asked to wait.
+        after: Duration,
+    },
     /// The content type is neither HTML/text nor an enabled type.
     #[error("skipped content type `{0}`")]
     SkippedType(String),
@@ -178,11 +205,12 @@ impl FetchError {
             Self::Timeout(TimeoutPhase::Connect) => "timeout_connect".into(),
             Self::Timeout(TimeoutPhase::FirstByte) => "timeout_first_byte".into(),
             Self::Timeout(TimeoutPhase::Total) => "timeout_total".into(),
+            Self::Timeout(TimeoutPhase::Slow) => "timeout_slow".into(),
             Self::TooLarge { .. } => "too_large".into(),
             Self::RedirectLoop(_) => "redirect_loop".into(),
             Self::TooManyRedirects(_) => "too_many_redirects".into(),
             Self::BadRedirect(_) => "bad_redirect".into(),
-            Self::Status(s) => format!("status_{s}"),
+            Self::Status(s) | Self::RetryAfter { status: s, .. } => format!("status_{s}"),
             Self::SkippedType(_) => "skipped_type".into(),
             Self::Connect(_) => "connect_error".into(),
             Self::Ssrf(_) => "ssrf_refused".into(),
@@ -196,16 +224,19 @@ impl FetchError {
     /// The HTTP status, when the server answered with one.
     pub fn status(&self) -> Option<u16> {
         match self {
-            Self::Status(s) => Some(*s),
+            Self::Status(s) | Self::RetryAfter { status: s, .. } => Some(*s),
             _ => None,
         }
     }
 
     /// Failures of the host rather than of the URL: its name does not
-    /// resolve, it refuses, resets or never completes a connection or a
-    /// TLS handshake, it times out, or the fetcher has given up on it. A
-    /// status code, a body too large or of the wrong type, a redirect loop
-    /// or a decoding error is the URL's own fault: the host answered.
+    /// resolve, it refuses or never completes a connection or a TLS
+    /// handshake, it times out, its robots.txt cannot be read, or the
+    /// fetcher has given up on it. A status code, a body too large or of
+    /// the wrong type, a redirect loop, a decoding error or a connection
+    /// broken mid-answer is the URL's own fault: the host answered. (The
+    /// fetcher counts a timeout against its host only when URLs other than
+    /// the one that timed out time out too.)
     pub fn is_host_fault(&self) -> bool {
         matches!(
             self,
@@ -213,7 +244,6 @@ impl FetchError {
                 | Self::Connect(_)
                 | Self::Tls(_)
                 | Self::Timeout(_)
-                | Self::Protocol(_)
                 | Self::HostBad
                 | Self::RobotsUnavailable { .. }
         )
@@ -224,21 +254,28 @@ impl FetchError {
     pub fn is_host_fault_label(label: &str) -> bool {
         matches!(
             label,
-            "dns_error"
-                | "connect_error"
-                | "tls_error"
-                | "protocol_error"
-                | "host_bad"
-                | "robots_unavailable"
+            "dns_error" | "connect_error" | "tls_error" | "host_bad" | "robots_unavailable"
         ) || label.starts_with("timeout_")
     }
 
-    /// Failures worth another attempt (and that count against the host).
-    pub(crate) fn is_transient(&self) -> bool {
-        matches!(
-            self,
-            Self::Timeout(_) | Self::Connect(_) | Self::Protocol(_)
-        ) || matches!(self, Self::Status(s) if *s >= 500)
+    /// Whether another attempt may succeed, and when: 5xx and 429
+    /// statuses, timeouts, refused or broken connections, a host the
+    /// fetcher has set aside and an unreadable robots.txt are transient;
+    /// the rest is the URL's lasting answer.
+    pub fn retry(&self) -> Retry {
+        match self {
+            Self::RetryAfter { after, .. } => Retry::After(*after),
+            Self::RobotsUnavailable { retry_after } => Retry::After(*retry_after),
+            Self::Timeout(_) | Self::Connect(_) | Self::Protocol(_) | Self::HostBad => Retry::Later,
+            Self::Status(s) if *s >= 500 || *s == 429 => Retry::Later,
+            _ => Retry::Never,
+        }
+    }
+
+    /// A connection-level failure the fetcher itself retries (when
+    /// `FetchConfig::retries` allows) and counts against the host.
+    pub(crate) fn is_connection_failure(&self) -> bool {
+        matches!(self, Self::Timeout(_) | Self::Connect(_))
     }
 }
 
@@ -257,12 +294,17 @@ mod tests {
             FetchError::Timeout(TimeoutPhase::Connect),
             FetchError::Timeout(TimeoutPhase::FirstByte),
             FetchError::Timeout(TimeoutPhase::Total),
+            FetchError::Timeout(TimeoutPhase::Slow),
             FetchError::TooLarge { limit: 1 },
             FetchError::RedirectLoop("u".into()),
             FetchError::TooManyRedirects(3),
             FetchError::BadRedirect("u".into()),
             FetchError::Status(404),
             FetchError::Status(503),
+            FetchError::RetryAfter {
+                status: 429,
+                after: std::time::Duration::from_secs(3),
+            },
             FetchError::SkippedType("image/png".into()),
             FetchError::Connect("refused".into()),
             FetchError::Dns("nx".into()),

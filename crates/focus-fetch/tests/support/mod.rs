@@ -127,6 +127,11 @@ async fn route(req: Request<Incoming>) -> Result<Response<TestBody>, Infallible>
         }
         ("redirect.test", "/loop/a") => redirect("/loop/b"),
         ("redirect.test", "/loop/b") => redirect("http://redirect.test/loop/a"),
+        ("throttle.test", _) => Response::builder()
+            .status(429)
+            .header("retry-after", "1")
+            .body(TestBody::Full(Some(Bytes::from_static(b"slow down"))))
+            .unwrap(),
         ("status.test", p) => status(p.trim_start_matches('/').parse().unwrap_or(500)),
         ("slow.test", _) => {
             tokio::time::sleep(Duration::from_secs(5)).await;
