@@ -43,6 +43,19 @@ const WEBSIM_SEEDS: usize = 3;
 /// (VLDB paper §3.7). `docs/crawl.md` has both topics' numbers.
 const DEFAULT_GOOD: &str = "recreation/outdoors";
 
+/// The fetcher settings of a crawl from `base` (the real web's or the
+/// loopback preset): the plan's politeness interval, and no host set aside
+/// by the fetcher's wall clock — the crawl waits out failing hosts itself,
+/// on its logical clock (`focus_crawl::host_health`), so a seeded crawl
+/// stays the same crawl, and its URLs wait in the frontier meanwhile.
+fn crawl_fetch_config(base: FetchConfig, plan: &CrawlPlan) -> FetchConfig {
+    FetchConfig {
+        host_interval: plan.host_interval.unwrap_or(base.host_interval),
+        bad_after_failures: None,
+        ..base
+    }
+}
+
 /// Runs the crawl a plan describes (its strategy names the crawler) and
 /// returns its summary.
 pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
@@ -56,6 +69,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
             seeds,
             pages,
             dead_links,
+            page_faults,
         } => {
             let mut config = match pages {
                 Some(n) => WebConfig::default().with_pages(*n),
@@ -63,6 +77,9 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
             };
             if let Some(percent) = dead_links {
                 config.links.dead_cross_host = f64::from(*percent) / 100.0;
+            }
+            if let Some(percent) = page_faults {
+                config.page_faults = f64::from(*percent) / 100.0;
             }
             let web: Arc<dyn Site> =
                 Arc::new(Web::new(config, plan.seed).map_err(|e| AppError::Input(e.to_string()))?);
@@ -100,11 +117,17 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
             parts
         }
         TopicSource::Examples { dir, good, seeds } => {
-            let mut cfg = FetchConfig::default();
+            let mut connect_to = Vec::new();
             for c in &plan.connect_to {
-                cfg.connect_to
-                    .push(ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?);
+                connect_to.push(ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?);
             }
+            let cfg = crawl_fetch_config(
+                FetchConfig {
+                    connect_to,
+                    ..FetchConfig::default()
+                },
+                plan,
+            );
             let fetcher = Fetcher::new(cfg).map_err(|e| AppError::Input(e.to_string()))?;
             let (taxonomy, examples) =
                 folder_examples(dir, good, &fetcher, &featurizer, &canon).await?;
@@ -148,6 +171,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
     cfg.distill_every = plan.distill_every;
     cfg.dispatch = plan.strategy.dispatch;
     cfg.frontier_memory = plan.frontier_memory;
+    cfg.max_tries = plan.max_tries;
     cfg.seed = plan.seed;
     cfg.resume = plan.resume;
     let stop = cfg.stop.clone();
@@ -226,7 +250,7 @@ impl Served {
         let site = &self.site;
         let rule = ConnectTo::parse(&self.handle.connect_to())
             .map_err(|e| AppError::Input(e.to_string()))?;
-        let fetcher = Fetcher::new(FetchConfig::loopback(vec![rule]))
+        let fetcher = Fetcher::new(crawl_fetch_config(FetchConfig::loopback(vec![rule]), plan))
             .map_err(|e| AppError::Input(e.to_string()))?;
         // Good topics in the site's own taxonomy (for seeds and truth).
         let site_good = good

@@ -14,6 +14,7 @@ fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
         seeds: None,
         pages: None,
         dead_links: None,
+        page_faults: None,
     };
     CrawlPlan {
         max_pages: pages,
@@ -286,6 +287,7 @@ async fn a_mirrored_page_is_marked_a_duplicate_and_not_expanded() {
             seeds: Some(seeds),
             pages: None,
             dead_links: None,
+            page_faults: None,
         },
         ..base
     };
@@ -334,6 +336,7 @@ async fn dead_links_are_counted_and_dead_hosts_wait() {
             seeds: None,
             pages: None,
             dead_links: Some(80),
+            page_faults: None,
         };
         p.strategy = Strategy::of(Crawler::Soft {
             order: SoftOrder::Vldb,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use focus_core::Crawler;
+use focus_core::{defaults, Crawler};
 
 use crate::plan::{
     CrawlPlan, PlanError, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY, DEFAULT_MAX_PAGES,
@@ -119,12 +119,32 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100), conflicts_with = "examples")]
     pub websim_dead_links: Option<u8>,
 
+    /// Break this percentage of the embedded websim's regular pages (home
+    /// pages excepted) on hosts that are otherwise fine: each answers 500,
+    /// 503 with Retry-After, trickles and stalls, or resets the connection,
+    /// every time (docs/websim.md). Default: none.
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100), conflicts_with = "examples")]
+    pub websim_page_faults: Option<u8>,
+
     /// Queued URLs kept in memory: beyond N the frontier files URLs in its
     /// disk-backed cold tier under `--out` (for crawls whose frontier
     /// outgrows memory; the crawl's order is the same). Default: all in
     /// memory.
     #[arg(long, value_name = "N")]
     pub frontier_memory: Option<usize>,
+
+    /// Attempts at one URL: a transient failure (5xx, 429, a timeout, a
+    /// refused or broken connection) puts the URL back in the frontier, to
+    /// be tried again after fresh URLs, until N attempts have failed;
+    /// `summary.json` counts abandoned URLs by cause.
+    #[arg(long, default_value_t = defaults::MAX_TRIES, value_name = "N")]
+    pub max_tries: u32,
+
+    /// Minimum time between two requests to one host (e.g. `500ms`, `2s`;
+    /// robots.txt `Crawl-delay` can only raise it). Default: 1 s on the
+    /// web, none on a web served on this machine (the websim, `--corpus`).
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub host_interval: Option<Duration>,
     /// Output directory (pages.jsonl, summary.json, hubs.tsv,
     /// authorities.tsv, harvest.svg, and the store).
     #[arg(long, default_value = "focus-out", value_name = "DIR")]

@@ -22,6 +22,9 @@ pub enum TopicSource {
         /// Percentage of cross-host content links that are dead
         /// (`--websim-dead-links`; default none).
         dead_links: Option<u8>,
+        /// Percentage of pages broken on otherwise healthy hosts
+        /// (`--websim-page-faults`; default none).
+        page_faults: Option<u8>,
     },
     /// Replay a recorded, labelled corpus on loopback (`--corpus`) and
     /// crawl it; its ground truth is wired in for evaluation only.
@@ -82,6 +85,13 @@ pub struct CrawlPlan {
     /// Queued URLs kept in memory before the frontier's cold tier takes
     /// the rest (`--frontier-memory`); `None`: all in memory.
     pub frontier_memory: Option<usize>,
+    /// Attempts at one URL before a transient failure abandons it
+    /// (`--max-tries`).
+    pub max_tries: u32,
+    /// Minimum time between two requests to one host (`--host-interval`);
+    /// `None`: the source's own (1 s on the real web, none on a web served
+    /// on this machine).
+    pub host_interval: Option<Duration>,
     /// Output directory.
     pub out: PathBuf,
     /// Seed of every random choice.
@@ -111,6 +121,9 @@ pub enum PlanError {
     /// `--distill-every 0`.
     #[error("--distill-every must be at least 1")]
     NoDistillInterval,
+    /// `--max-tries 0`.
+    #[error("--max-tries must be at least 1")]
+    NoTries,
     /// A soft-focus rule for a crawler that is not soft focus.
     #[error("{flag} is a soft-focus rule; this crawl is {crawler}")]
     SoftFocusOnly {
@@ -137,6 +150,8 @@ impl CrawlPlan {
             distill_every: DEFAULT_DISTILL_EVERY,
             strategy: Strategy::of(Crawler::SOFT),
             frontier_memory: None,
+            max_tries: defaults::MAX_TRIES,
+            host_interval: None,
             out,
             seed: DEFAULT_SEED,
             resume: false,
@@ -152,6 +167,9 @@ impl CrawlPlan {
         }
         if a.distill_every == 0 {
             return Err(PlanError::NoDistillInterval);
+        }
+        if a.max_tries == 0 {
+            return Err(PlanError::NoTries);
         }
         let source = match (&a.corpus, &a.examples, &a.seeds) {
             (Some(dir), examples, seeds) => {
@@ -181,6 +199,7 @@ impl CrawlPlan {
                 seeds: seeds.clone(),
                 pages: a.websim_pages,
                 dead_links: a.websim_dead_links,
+                page_faults: a.websim_page_faults,
             },
         };
         let strategy = strategy(a, own)?;
@@ -193,6 +212,8 @@ impl CrawlPlan {
             distill_every: a.distill_every,
             strategy,
             frontier_memory: a.frontier_memory,
+            max_tries: a.max_tries,
+            host_interval: a.host_interval,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,
@@ -284,6 +305,7 @@ mod tests {
                 seeds: None,
                 pages: None,
                 dead_links: None,
+                page_faults: None,
             }
         );
         assert_eq!(p.max_pages, 5000);

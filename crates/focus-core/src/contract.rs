@@ -6,6 +6,8 @@
 //! reproductions, the evaluations, a user's script in Rust) parses them
 //! back with serde instead of spelling field names again.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// The `error` label of a URL robots.txt forbids: recorded in `pages.jsonl`
@@ -16,6 +18,10 @@ pub const ROBOTS_DISALLOWED: &str = "robots_disallowed";
 /// the order they are written (alphabetical, as the first writers did).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PageLine {
+    /// Which attempt at this URL the line records (1 for the first; a URL
+    /// that failed transiently is tried again after fresh URLs).
+    #[serde(default = "first_attempt")]
+    pub attempt: u32,
     /// Body bytes received.
     #[serde(default)]
     pub bytes: u64,
@@ -37,6 +43,10 @@ pub struct PageLine {
     /// When the fetch finished (ms since the Unix epoch).
     #[serde(default)]
     pub fetched_at_ms: u64,
+    /// Where the fetch ended when it was redirected (the page's links are
+    /// this URL's, and the crawl never fetches it again); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<String>,
     /// The URL of the page it was found on (`None` for seeds).
     #[serde(default)]
     pub parent: Option<String>,
@@ -48,11 +58,20 @@ pub struct PageLine {
     /// only: written next to the crawl's decisions, never read by them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relevant_true: Option<bool>,
+    /// Set when the attempt failed transiently and the URL went back to the
+    /// frontier for another attempt (a later line records it); absent on a
+    /// URL's last line.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry: bool,
     /// HTTP status, or 0 when no response was received (`null` reads as 0).
     #[serde(default, deserialize_with = "null_as_zero")]
     pub status: u16,
     /// The canonical URL requested.
     pub url: String,
+}
+
+fn first_attempt() -> u32 {
+    1
 }
 
 fn null_as_zero<'de, D: Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
@@ -116,6 +135,20 @@ pub struct Summary {
     /// send no request, not included).
     #[serde(default)]
     pub failed_fetches: u64,
+    /// Fetch attempts by outcome: `ok` for a page, otherwise the error's
+    /// label (as in `pages.jsonl`); they add up to `pages_fetched`.
+    #[serde(default)]
+    pub attempts_by_outcome: BTreeMap<String, u64>,
+    /// Of the attempts, those that failed transiently and put their URL
+    /// back in the frontier.
+    #[serde(default)]
+    pub retried_attempts: u64,
+    /// URLs the crawl gave up on, by the cause of their last attempt: a
+    /// lasting answer (`status_404`, `redirect_loop`, `too_large`,
+    /// `robots_disallowed`, ...) at once, a transient one after
+    /// `--max-tries` attempts.
+    #[serde(default)]
+    pub abandoned_by_cause: BTreeMap<String, u64>,
     /// Mean estimated relevance.
     pub harvest_rate_estimated: f64,
     /// Fetch attempts per second of wall time.
@@ -201,29 +234,55 @@ mod tests {
     #[test]
     fn a_line_round_trips_in_the_written_order() {
         let line = PageLine {
+            attempt: 1,
             bytes: 10,
             class: Some("a/b".into()),
             depth: 1,
             duplicate: None,
             error: None,
             fetched_at_ms: 5,
+            final_url: None,
             parent: None,
             relevance: 0.5,
             relevant_true: Some(true),
+            retry: false,
             status: 200,
             url: "http://a.test/".into(),
         };
         let text = serde_json::to_string(&line).unwrap();
         assert_eq!(
             text,
-            r#"{"bytes":10,"class":"a/b","depth":1,"error":null,"fetched_at_ms":5,"parent":null,"relevance":0.5,"relevant_true":true,"status":200,"url":"http://a.test/"}"#
+            r#"{"attempt":1,"bytes":10,"class":"a/b","depth":1,"error":null,"fetched_at_ms":5,"parent":null,"relevance":0.5,"relevant_true":true,"status":200,"url":"http://a.test/"}"#
         );
+        assert_eq!(PageLine::parse(&text).unwrap(), line);
+        // Lines written before attempts were numbered are first attempts.
+        let old = text.replace(r#""attempt":1,"#, "");
+        assert_eq!(PageLine::parse(&old).unwrap(), line);
+    }
+
+    #[test]
+    fn a_retried_and_a_redirected_attempt_say_so() {
+        let line = PageLine {
+            attempt: 2,
+            error: Some("status_503".into()),
+            final_url: Some("http://a.test/new".into()),
+            retry: true,
+            status: 503,
+            ..PageLine::parse(r#"{"url":"http://a.test/old"}"#).unwrap()
+        };
+        let text = serde_json::to_string(&line).unwrap();
+        assert!(
+            text.contains(r#""final_url":"http://a.test/new""#),
+            "{text}"
+        );
+        assert!(text.contains(r#""retry":true"#), "{text}");
         assert_eq!(PageLine::parse(&text).unwrap(), line);
     }
 
     #[test]
     fn a_duplicate_is_marked_with_what_it_repeats() {
         let line = PageLine {
+            attempt: 1,
             bytes: 1,
             class: None,
             depth: 0,
@@ -233,9 +292,11 @@ mod tests {
             }),
             error: None,
             fetched_at_ms: 0,
+            final_url: None,
             parent: None,
             relevance: 0.0,
             relevant_true: None,
+            retry: false,
             status: 200,
             url: "http://mirror.test/".into(),
         };

@@ -154,6 +154,9 @@ pub mod defaults {
     pub const HARVEST_WINDOW: usize = 100;
     /// Seed of every random choice.
     pub const SEED: u64 = 1;
+    /// Attempts at one URL before a transient failure (5xx, 429, a
+    /// timeout, a refused or broken connection) abandons it.
+    pub const MAX_TRIES: u32 = 3;
 }
 
 #[cfg(test)]

@@ -2,12 +2,15 @@
 //! policy's expansion into the frontier, the store record (page, links,
 //! newly queued URLs), the `pages.jsonl` line and the tally. A page whose
 //! text repeats an earlier page's is recorded and marked, but not
-//! expanded, not learnt from and not counted as harvest. Must not fetch or
-//! classify (the pipeline does) and must not depend on how fetches
+//! expanded, not learnt from and not counted as harvest. An attempt that
+//! failed transiently puts its URL back in the frontier with numtries + 1
+//! (the VLDB order tries it again after fresh URLs; a `Retry-After` also
+//! cools its host) until `max_tries` attempts have failed. Must not fetch
+//! or classify (the pipeline does) and must not depend on how fetches
 //! interleaved.
 
 use focus_core::{CanonicalUrl, DomainKey, HostKey};
-use focus_fetch::{DuplicateDetector, FetchError, ROBOTS_DISALLOWED};
+use focus_fetch::{DuplicateDetector, FetchError, Retry, ROBOTS_DISALLOWED};
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{PageRecord, QueuedUrl, Store};
 
@@ -52,6 +55,8 @@ pub(crate) struct Rules<'a> {
     pub(crate) analysis: &'a Analysis,
     pub(crate) policy: &'a dyn Policy,
     pub(crate) scorer: &'a Scorer,
+    /// Attempts at one URL before a transient failure abandons it.
+    pub(crate) max_tries: u32,
 }
 
 /// The stored form of a queued URL; `extra` keeps the frontier's insertion
@@ -69,6 +74,7 @@ pub(crate) fn queued(c: &Candidate, frontier: &Frontier, features: &[u32]) -> Qu
         depth: c.depth,
         parent: c.parent.map(|p| p.0),
         priority: frontier.priority_of(c.id).unwrap_or(c.priority),
+        numtries: frontier.numtries_of(c.id).unwrap_or(c.numtries),
         extra,
     }
 }
@@ -122,9 +128,6 @@ pub(crate) fn apply(
         // Kept so a resumed crawl lets this host cool as the original did.
         st.store.put_meta(&host_ready_key(&c.host), &ready_at)?;
     }
-    let duplicate = j
-        .fingerprint
-        .and_then(|fp| st.duplicates.check(j.record.id, fp));
     // The features of the link this URL was queued by: the link model's
     // training example (read before the store forgets the queued URL).
     let link_features = if rules.policy.uses_link_model() {
@@ -135,6 +138,12 @@ pub(crate) fn apply(
     } else {
         Vec::new()
     };
+    if j.retry != Retry::Never && c.numtries.saturating_add(1) < rules.max_tries {
+        return put_back(rules, st, c, j, now, &link_features);
+    }
+    let duplicate = j
+        .fingerprint
+        .and_then(|fp| st.duplicates.check(j.record.id, fp));
     let record = &PageRecord {
         seq: st.tally.fetched,
         duplicate,
@@ -154,12 +163,11 @@ pub(crate) fn apply(
         ))
     });
     learn_host(&mut st.tally, record, &c.host, &site);
-    let backoff = st.tally.hosts.backoff_ms(&c.host);
-    if backoff > 0 && rules.policy.backs_off_failing_hosts() {
-        st.frontier.cool_until(&c.host, now + backoff);
-        // Kept so a resumed crawl lets this host wait as the original did.
-        st.store
-            .put_meta(&host_ready_key(&c.host), &(now + backoff))?;
+    st.tally.count_outcome(record.error.as_deref(), false);
+    back_off(rules, st, &c.host, now, None)?;
+    if let Some(id) = j.final_id {
+        // A redirect's target is this page: never fetched on its own.
+        st.frontier.mark_seen(id);
     }
     if duplicate.is_none() {
         learn_link(&mut st.tally, parent_site.as_ref(), &site, record.relevance);
@@ -227,6 +235,70 @@ pub(crate) fn apply(
         }
         Some(_) => st.tally.push_duplicate(record.id, truth),
     }
+    Ok(())
+}
+
+/// Lets `host` wait in the frontier while it fails in a row (policies that
+/// back off failing hosts) and, when the server asked, until its
+/// `Retry-After` has passed; the wait is stored so a resumed crawl keeps it.
+fn back_off(
+    rules: &Rules<'_>,
+    st: &mut CrawlState,
+    host: &HostKey,
+    now: u64,
+    retry_after: Option<std::time::Duration>,
+) -> Result<(), CrawlError> {
+    let failing = match st.tally.hosts.backoff_ms(host) {
+        ms if ms > 0 && rules.policy.backs_off_failing_hosts() => now + ms,
+        _ => 0,
+    };
+    let asked = retry_after.map_or(0, |d| now + d.as_millis() as u64);
+    let until = failing.max(asked);
+    if until > now {
+        st.frontier.cool_until(host, until);
+        st.store.put_meta(&host_ready_key(host), &until)?;
+    }
+    Ok(())
+}
+
+/// The transient failure of candidate `c`'s attempt `j`: the attempt is
+/// recorded (store, `pages.jsonl`, tally; it harvested nothing) and the
+/// URL goes back to the frontier with numtries + 1 and the same link
+/// features, so the link model learns from its last attempt only.
+fn put_back(
+    rules: &Rules<'_>,
+    st: &mut CrawlState,
+    c: &Candidate,
+    j: &Judged,
+    now: u64,
+    link_features: &[u32],
+) -> Result<(), CrawlError> {
+    let record = PageRecord {
+        seq: st.tally.fetched,
+        retry: true,
+        ..j.record.clone()
+    };
+    learn_host(&mut st.tally, &record, &c.host, &c.url.domain_key());
+    st.tally.count_outcome(record.error.as_deref(), true);
+    let retry_after = match j.retry {
+        Retry::After(d) => Some(d),
+        Retry::Later | Retry::Never => None,
+    };
+    back_off(rules, st, &c.host, now, retry_after)?;
+    st.frontier.retry(c.clone());
+    let again = Candidate {
+        numtries: c.numtries.saturating_add(1),
+        ..c.clone()
+    };
+    st.store
+        .record_retry(&record, &queued(&again, &st.frontier, link_features))?;
+    let parent = match c.parent {
+        Some(p) => st.store.get_page(p.0)?.map(|p| p.url),
+        None => None,
+    };
+    let truth = rules.scorer.page(&record.url, false);
+    st.log.write(&record, parent.as_deref(), None, truth)?;
+    st.tally.push(record.id, 0.0, None, truth);
     Ok(())
 }
 

@@ -42,6 +42,11 @@ pub struct CrawlConfig {
     /// disk-backed cold tier (`None`: all in memory). Changes memory only,
     /// never the crawl's order.
     pub frontier_memory: Option<usize>,
+    /// Attempts at one URL: a transient failure (5xx, 429, a timeout, a
+    /// refused or broken connection) puts the URL back in the frontier with
+    /// numtries + 1, so it is tried again after fresh URLs, until this many
+    /// attempts have failed.
+    pub max_tries: u32,
     /// Set to stop cleanly between batches (Ctrl-C).
     pub stop: Arc<AtomicBool>,
 }
@@ -63,6 +68,7 @@ impl CrawlConfig {
             stagnation: StagnationConfig::default(),
             dispatch: Dispatch::default(),
             frontier_memory: None,
+            max_tries: defaults::MAX_TRIES,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }

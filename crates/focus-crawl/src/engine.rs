@@ -59,6 +59,7 @@ pub async fn run(
         analysis: &analysis,
         policy: policy.as_ref(),
         scorer: &scorer,
+        max_tries: cfg.max_tries.max(1),
     };
     let mut pipeline = Pipeline::start(PageStages::new(analysis.clone()), cfg.batch);
     let mut stopped_because = StopReason::MaxPages;
@@ -224,6 +225,9 @@ fn summarise(
         pages_fetched: tally.fetched,
         duplicate_pages: tally.duplicates,
         failed_fetches: tally.failed,
+        attempts_by_outcome: tally.outcomes.clone(),
+        retried_attempts: tally.retried,
+        abandoned_by_cause: tally.abandoned.clone(),
         harvest_rate_estimated: tally.tracker.harvest_estimated(),
         pages_per_s: tally.fetched as f64 / elapsed.max(1e-9),
         elapsed_s: elapsed,

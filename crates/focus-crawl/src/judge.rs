@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use focus_classify::Judgement;
 use focus_core::{CanonicalUrl, Canonicalizer, PageId};
-use focus_fetch::{Body, FetchOutcome, Fingerprint};
+use focus_fetch::{Body, FetchOutcome, Fingerprint, Retry};
 use focus_frontier::Candidate;
 use focus_store::PageRecord;
 
@@ -18,9 +18,13 @@ use crate::parts::Analysis;
 /// each link's features for the link model (empty when the crawl keeps
 /// none), the classifier's judgement (`None` when there was no text to
 /// judge) and its text's fingerprint (`None` without text), which the
-/// apply step checks for duplicates in the crawl's order.
+/// apply step checks for duplicates in the crawl's order; whether a failed
+/// fetch is worth another attempt; and, for a redirected fetch, the id of
+/// the URL it ended on.
 pub(crate) struct Judged {
     pub(crate) record: PageRecord,
+    pub(crate) retry: Retry,
+    pub(crate) final_id: Option<PageId>,
     pub(crate) links: Vec<(PageId, CanonicalUrl)>,
     pub(crate) link_features: Vec<Box<[u32]>>,
     pub(crate) judgement: Option<Judgement>,
@@ -39,6 +43,9 @@ fn blank_record(c: &Candidate) -> PageRecord {
     PageRecord {
         url: c.url.to_string(),
         id: c.id.0,
+        attempt: c.numtries.saturating_add(1),
+        retry: false,
+        final_url: None,
         // Its place in the crawl is known when it is applied.
         seq: 0,
         status: 0,
@@ -56,13 +63,16 @@ fn blank_record(c: &Candidate) -> PageRecord {
     }
 }
 
-/// A page that produced no judgement: its HTTP status (0 when none) and why.
-pub(crate) fn failed(c: &Candidate, status: u16, error: String) -> Judged {
+/// A page that produced no judgement: its HTTP status (0 when none), why,
+/// and whether another attempt may do better.
+pub(crate) fn failed(c: &Candidate, status: u16, error: String, retry: Retry) -> Judged {
     let mut record = blank_record(c);
     record.status = status;
     record.error = Some(error);
     Judged {
         record,
+        retry,
+        final_id: None,
         links: Vec::new(),
         link_features: Vec::new(),
         judgement: None,
@@ -79,15 +89,20 @@ pub(crate) fn judge(
     canon: &Canonicalizer,
 ) -> Judged {
     let page = match outcome {
-        Err(e) => return failed(c, e.status().unwrap_or(0), e.label()),
+        Err(e) => return failed(c, e.status().unwrap_or(0), e.label(), e.retry()),
         Ok(p) => p,
     };
+    let redirected = page.final_url != c.url;
+    let final_id = redirected.then(|| page.final_url.page_id());
     let Body::Text(html) = &page.body else {
-        let mut j = failed(c, page.status, "not_text".into());
+        let mut j = failed(c, page.status, "not_text".into(), Retry::Never);
         j.record.bytes = page.wire_bytes;
+        j.record.final_url = redirected.then(|| page.final_url.to_string());
+        j.final_id = final_id;
         return j;
     };
     let mut record = blank_record(c);
+    record.final_url = redirected.then(|| page.final_url.to_string());
     record.status = page.status;
     record.bytes = page.wire_bytes;
     let doc = focus_html::analyze(html, &page.final_url, canon);
@@ -132,6 +147,8 @@ pub(crate) fn judge(
     let links = kept.into_iter().map(|l| (l.url.page_id(), l.url)).collect();
     Judged {
         record,
+        retry: Retry::Never,
+        final_id,
         links,
         link_features,
         judgement: Some(judgement),
@@ -153,7 +170,7 @@ pub(crate) fn judge_guarded(
     }))
     .unwrap_or_else(|_| {
         tracing::error!(url = %c.url, "analysis panicked; the page is recorded as failed");
-        failed(c, 0, "analysis_panicked".into())
+        failed(c, 0, "analysis_panicked".into(), Retry::Never)
     })
 }
 
@@ -284,5 +301,25 @@ mod tests {
         let j = judge_guarded(&c, &Err(FetchError::DisallowedByRobots), &analysis, &canon);
         assert_eq!(j.record.error, Some(FetchError::DisallowedByRobots.label()));
         assert!(j.judgement.is_none());
+        assert_eq!(j.retry, Retry::Never);
+        let j = judge_guarded(&c, &Err(FetchError::Status(503)), &analysis, &canon);
+        assert_eq!(j.retry, Retry::Later);
+        assert_eq!(j.record.attempt, 1);
+    }
+
+    #[test]
+    fn a_redirected_fetch_records_where_it_ended_and_its_links_are_the_final_pages() {
+        let (analysis, canon) = (analysis_parts(), Canonicalizer::default());
+        let asked = canon.canonicalize("http://a.test/moved.html").unwrap();
+        let landed = canon.canonicalize("http://a.test/new/page.html").unwrap();
+        let c = Candidate::new(asked.clone(), 0, None, 1.0);
+        let mut fetched = page(&asked, "<p>wheels</p><a href='next.html'>next</a>");
+        fetched.final_url = landed.clone();
+        let j = judge_guarded(&c, &Ok(fetched), &analysis, &canon);
+        assert_eq!(j.record.url, asked.to_string());
+        assert_eq!(j.record.final_url.as_deref(), Some(landed.as_str()));
+        assert_eq!(j.final_id, Some(landed.page_id()));
+        let links: Vec<String> = j.links.iter().map(|(_, u)| u.to_string()).collect();
+        assert_eq!(links, vec!["http://a.test/new/next.html".to_owned()]);
     }
 }

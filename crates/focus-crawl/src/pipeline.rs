@@ -226,7 +226,7 @@ mod tests {
                 Err(e) => e.label(),
                 Ok(_) => "ok".into(),
             };
-            judge::failed(c, 0, label)
+            judge::failed(c, 0, label, focus_fetch::Retry::Never)
         }
     }
 

@@ -1,6 +1,7 @@
 //! Opening a crawl: a fresh one is seeded, a stored one resumed. On
 //! resume fetched pages are never fetched again, queued URLs come back in
-//! their original order, and the tally, link values, link graph, duplicate
+//! their original order with their numtries (a URL put back after a
+//! transient failure keeps its count), and the tally, link values, link graph, duplicate
 //! detector, stagnation diagnosis and host timings are rebuilt from the
 //! store so the crawl goes on as it would have, and `pages.jsonl` is
 //! rewritten from the store (a killed crawl may have left it short or torn).
@@ -49,6 +50,7 @@ pub(crate) fn resume(
     // pages.jsonl is rewritten as it was.
     let mut pages = st.store.pages().collect::<Result<Vec<_>, _>>()?;
     pages.sort_by_key(|p| p.seq);
+    let retried = st.store.retried_attempts().collect::<Result<Vec<_>, _>>()?;
     let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.id, p.url.as_str())).collect();
     let urls: Vec<Option<CanonicalUrl>> = pages
         .iter()
@@ -60,8 +62,22 @@ pub(crate) fn resume(
         .zip(&urls)
         .filter_map(|(p, u)| Some((p.id, (p.relevance, u.as_ref()?.domain_key()))))
         .collect();
+    // The attempts that put their URL back, merged in crawl order: they
+    // count, taught the host's health and have their lines, nothing more.
+    let mut retried = retried.into_iter().peekable();
     for (p, url) in pages.iter().zip(&urls) {
+        while let Some(a) = retried.next_if(|a| a.seq < p.seq) {
+            replay_retried(st, &a, analysis, scorer, &url_of, &mut hosts)?;
+        }
         st.frontier.mark_seen(PageId(p.id));
+        if let Some(id) = p
+            .final_url
+            .as_deref()
+            .and_then(|u| canon.canonicalize(u).ok())
+        {
+            st.frontier.mark_seen(id.page_id());
+        }
+        st.tally.count_outcome(p.error.as_deref(), false);
         if let Some(url) = url {
             let host = url.host_key();
             learn_host(&mut st.tally, p, &host, &url.domain_key());
@@ -96,6 +112,9 @@ pub(crate) fn resume(
         // stop is made again at the same page, not later.
         let _ = st.tally.new_diagnosis(&analysis.taxonomy);
     }
+    for a in retried {
+        replay_retried(st, &a, analysis, scorer, &url_of, &mut hosts)?;
+    }
     rebuild_graph(st, &pages)?;
     for host in &hosts {
         if let Some(limit) = st.store.get_meta::<u32>(&host_limit_key(host))? {
@@ -109,12 +128,10 @@ pub(crate) fn resume(
     stored.sort_by_key(stored_seq);
     for q in stored {
         if let Ok(url) = canon.canonicalize(&q.url) {
-            st.frontier.push(Candidate::new(
-                url,
-                q.depth,
-                q.parent.map(PageId),
-                q.priority,
-            ));
+            st.frontier.push(Candidate {
+                numtries: q.numtries,
+                ..Candidate::new(url, q.depth, q.parent.map(PageId), q.priority)
+            });
         }
     }
     Ok(format!(
@@ -122,6 +139,35 @@ pub(crate) fn resume(
         st.tally.fetched,
         st.frontier.len()
     ))
+}
+
+/// Replays an attempt that put its URL back: its count, its outcome, its
+/// host's answer and its `pages.jsonl` line (its URL is still queued).
+fn replay_retried(
+    st: &mut CrawlState,
+    a: &focus_store::PageRecord,
+    analysis: &Analysis,
+    scorer: &Scorer,
+    url_of: &HashMap<u64, &str>,
+    hosts: &mut HashSet<HostKey>,
+) -> Result<(), CrawlError> {
+    st.tally.count_outcome(a.error.as_deref(), true);
+    if let Ok(url) = a.url.parse::<CanonicalUrl>() {
+        let host = url.host_key();
+        learn_host(&mut st.tally, a, &host, &url.domain_key());
+        st.frontier.note_served(&host);
+        hosts.insert(host);
+    }
+    let truth = scorer.page(&a.url, false);
+    st.log.write(
+        a,
+        a.parent.and_then(|id| url_of.get(&id).copied()),
+        None,
+        truth,
+    )?;
+    st.tally.push(a.id, 0.0, None, truth);
+    let _ = st.tally.new_diagnosis(&analysis.taxonomy);
+    Ok(())
 }
 
 fn host_id(url: &str) -> u64 {

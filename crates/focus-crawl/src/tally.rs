@@ -4,7 +4,7 @@
 //! and by the pages a resumed crawl reads back from its store.
 //! Must not decide anything: policies and the engine read it.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use focus_core::{Taxonomy, TopicId};
 use focus_eval::HarvestTracker;
@@ -34,6 +34,12 @@ pub(crate) struct Tally {
     pub(crate) apprentice: Apprentice,
     /// Fetch attempts that sent a request and got no page back.
     pub(crate) failed: u64,
+    /// Fetch attempts by outcome (`ok` or the error label).
+    pub(crate) outcomes: BTreeMap<String, u64>,
+    /// Attempts that put their URL back in the frontier.
+    pub(crate) retried: u64,
+    /// URLs given up on, by the cause of their last attempt.
+    pub(crate) abandoned: BTreeMap<String, u64>,
 }
 
 impl Tally {
@@ -49,6 +55,24 @@ impl Tally {
             hosts: HostHealth::new(),
             apprentice: Apprentice::new(),
             failed: 0,
+            outcomes: BTreeMap::new(),
+            retried: 0,
+            abandoned: BTreeMap::new(),
+        }
+    }
+
+    /// Counts an attempt's outcome (`error`: its label, `None` for a page)
+    /// and what became of its URL: put back (`retry`), fetched, or
+    /// abandoned for the error's cause.
+    pub(crate) fn count_outcome(&mut self, error: Option<&str>, retry: bool) {
+        *self
+            .outcomes
+            .entry(error.unwrap_or("ok").to_owned())
+            .or_default() += 1;
+        match (retry, error) {
+            (true, _) => self.retried += 1,
+            (false, Some(cause)) => *self.abandoned.entry(cause.to_owned()).or_default() += 1,
+            (false, None) => {}
         }
     }
 
@@ -114,5 +138,21 @@ mod tests {
         assert_eq!(a.agreement(), Some(0.75));
         assert_eq!(a.precision(), Some(2.0 / 3.0));
         assert_eq!(a.recall(), Some(1.0));
+    }
+
+    #[test]
+    fn outcomes_add_up_and_retries_are_not_abandoned() {
+        let mut t = Tally::new(10, StagnationConfig::default());
+        t.count_outcome(Some("status_503"), true);
+        t.count_outcome(Some("status_503"), true);
+        t.count_outcome(Some("status_503"), false);
+        t.count_outcome(None, false);
+        t.count_outcome(Some("status_404"), false);
+        assert_eq!(t.outcomes.values().sum::<u64>(), 5);
+        assert_eq!(t.outcomes["status_503"], 3);
+        assert_eq!(t.retried, 2);
+        assert_eq!(t.abandoned["status_503"], 1);
+        assert_eq!(t.abandoned["status_404"], 1);
+        assert!(!t.abandoned.contains_key("ok"));
     }
 }

@@ -216,6 +216,16 @@ impl Frontier {
         }
     }
 
+    /// A queued URL's attempts so far (numtries): a raise by a new link
+    /// keeps it, so persist it from here rather than from the link.
+    pub fn numtries_of(&self, id: PageId) -> Option<u32> {
+        match self.ids.get(&id)?.state() {
+            State::Hot(slot) => self.slots.get(slot).map(|s| s.numtries),
+            State::HandedOut => None,
+            State::Pending(_) | State::File(_) => self.cold_rec(id).map(|r| r.numtries),
+        }
+    }
+
     /// A queued URL's insertion rank, the last tie-break of every order.
     /// Persist it with the URL and re-push in this order on resume, so the
     /// resumed frontier breaks ties exactly as the original did.

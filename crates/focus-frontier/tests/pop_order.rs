@@ -65,11 +65,20 @@ proptest! {
         let first = drain(&mut f);
         for (c, again) in first.into_iter().zip(retries) {
             if again {
+                let id = c.id;
                 f.retry(c);
+                prop_assert_eq!(f.numtries_of(id), Some(1));
             }
         }
         for (h, p, d, r) in &items {
             f.push(cand(*h, *p + 1000, *d, *r));
+        }
+        // A retried URL raised by a new link keeps its count.
+        for (h, p, d, r) in &items {
+            let c = cand(*h, *p, *d, *r + 1.0);
+            let (id, before) = (c.id, f.numtries_of(c.id));
+            f.push(c);
+            prop_assert_eq!(f.numtries_of(id), before);
         }
         let out = drain(&mut f);
         prop_assert!(out.windows(2).all(|w| (w[0].numtries, -w[0].priority) <= (w[1].numtries, -w[1].priority)));

@@ -8,12 +8,13 @@ use crate::error::StoreError;
 use crate::store::Store;
 
 impl Store {
-    /// Writes one [`focus_core::PageLine`] per page (the crawl's
-    /// `pages.jsonl` contract, without ground truth).
-    /// Returns the number of lines.
+    /// Writes one [`focus_core::PageLine`] per recorded attempt (the
+    /// crawl's `pages.jsonl` contract, without ground truth): every URL's
+    /// last attempt in id order, then the attempts that put their URL
+    /// back, in crawl order. Returns the number of lines.
     pub fn export_pages_jsonl(&self, out: &mut impl Write) -> Result<u64, StoreError> {
         let mut n = 0;
-        for page in self.pages() {
+        for page in self.pages().chain(self.retried_attempts()) {
             let page = page?;
             let url_of = |id: Option<u64>| -> Result<Option<String>, StoreError> {
                 Ok(match id {

@@ -18,12 +18,13 @@
 //! let dir = tempfile::tempdir()?;
 //! let store = Store::open(&dir.path().join("store"))?;
 //! let page = PageRecord {
-//!     url: "http://a.test/".into(), id: 1, seq: 0, status: 200, error: None, relevance: 0.9,
+//!     url: "http://a.test/".into(), id: 1, attempt: 1, retry: false, final_url: None, seq: 0, status: 200, error: None, relevance: 0.9,
 //!     class: None, depth: 0, parent: None, fetched_at_ms: 0, bytes: 10,
 //!     fingerprint: None, content_hash: None, duplicate: None, link_features: Vec::new(),
 //! };
 //! let child = QueuedUrl {
-//!     url: "http://a.test/x".into(), id: 2, depth: 1, parent: Some(1), priority: 0.9, extra: vec![],
+//!     url: "http://a.test/x".into(), id: 2, depth: 1, parent: Some(1), priority: 0.9, numtries: 0,
+//!     extra: vec![],
 //! };
 //! // The page, its link and the queued child, in one atomic commit.
 //! store.record_fetch(&page, &[(2, child.url.clone())], &[child])?;

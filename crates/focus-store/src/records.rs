@@ -10,6 +10,13 @@ pub struct PageRecord {
     pub url: String,
     /// Its page id.
     pub id: u64,
+    /// Which attempt at the URL this is (1 for the first).
+    pub attempt: u32,
+    /// The attempt failed transiently and the URL went back to the
+    /// frontier (such records live in the store's `attempts` tree).
+    pub retry: bool,
+    /// Where a redirected fetch ended (`None` when it was not redirected).
+    pub final_url: Option<String>,
     /// Its place in the crawl: the number of fetch attempts recorded
     /// before it (so `pages.jsonl` can be rewritten in the crawl's order).
     pub seq: u64,
@@ -52,6 +59,7 @@ impl PageRecord {
         relevant_true: Option<bool>,
     ) -> PageLine {
         PageLine {
+            attempt: self.attempt,
             bytes: self.bytes,
             class: self.class.clone(),
             depth: self.depth,
@@ -61,9 +69,11 @@ impl PageRecord {
             }),
             error: self.error.clone(),
             fetched_at_ms: self.fetched_at_ms,
+            final_url: self.final_url.clone(),
             parent,
             relevance: self.relevance,
             relevant_true,
+            retry: self.retry,
             status: self.status,
             url: self.url.clone(),
         }
@@ -85,6 +95,9 @@ pub struct QueuedUrl {
     pub parent: Option<u64>,
     /// Its priority when queued (or last raised).
     pub priority: f64,
+    /// Attempts already made (the VLDB paper's numtries): a URL put back
+    /// after a transient failure keeps its count across a resume.
+    pub numtries: u32,
     /// Engine-defined extra state.
     pub extra: Vec<u8>,
 }

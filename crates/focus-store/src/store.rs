@@ -3,7 +3,8 @@
 //! | tree | key | value |
 //! |---|---|---|
 //! | `meta` | UTF-8 name | codec value (the `schema` entry is raw UTF-8) |
-//! | `pages` | page id (8 bytes BE) | [`PageRecord`] |
+//! | `pages` | page id (8 bytes BE) | [`PageRecord`] (the URL's last attempt) |
+//! | `attempts` | crawl seq (8 bytes BE) | [`PageRecord`] of an attempt that put its URL back |
 //! | `links` | from id ++ to id | target URL (codec `String`) |
 //! | `backlinks` | to id ++ from id | empty |
 //! | `queue` | page id | [`QueuedUrl`] |
@@ -21,7 +22,7 @@ use crate::error::StoreError;
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
-pub const SCHEMA: &str = "focus-store/3";
+pub const SCHEMA: &str = "focus-store/4";
 
 /// Durability settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +59,7 @@ pub struct Store {
     db: sled::Db,
     meta: sled::Tree,
     pages: sled::Tree,
+    attempts: sled::Tree,
     links: sled::Tree,
     backlinks: sled::Tree,
     queue: sled::Tree,
@@ -96,6 +98,7 @@ impl Store {
         let store = Store {
             meta: tree("meta")?,
             pages: tree("pages")?,
+            attempts: tree("attempts")?,
             links: tree("links")?,
             backlinks: tree("backlinks")?,
             queue: tree("queue")?,
@@ -121,7 +124,7 @@ impl Store {
                 let others = self.db.tree_names().len();
                 let empty = self.pages.is_empty() && self.queue.is_empty() && self.meta.is_empty();
                 // A fresh sled db has only its default tree plus the ones we just opened.
-                if !empty || others > 7 {
+                if !empty || others > 8 {
                     return Err(foreign("a database without a focus schema".to_owned()));
                 }
                 self.meta
@@ -184,6 +187,41 @@ impl Store {
             self.flush()?;
         }
         Ok(added)
+    }
+
+    /// Commits an attempt that failed transiently, atomically: the attempt
+    /// is kept (under its crawl `seq`, so `pages.jsonl` can be rewritten)
+    /// and its URL stays queued as `requeued` (with its new numtries).
+    pub fn record_retry(
+        &self,
+        attempt: &PageRecord,
+        requeued: &QueuedUrl,
+    ) -> Result<(), StoreError> {
+        let value = encode(attempt)?;
+        let queued = encode(requeued)?;
+        let result: Result<(), TransactionError<StoreError>> = (&self.attempts, &self.queue)
+            .transaction(|(attempts, queue)| {
+                attempts.insert(&id_key(attempt.seq), value.as_slice())?;
+                queue.insert(&id_key(requeued.id), queued.as_slice())?;
+                Ok::<(), ConflictableTransactionError<StoreError>>(())
+            });
+        result.map_err(|e| match e {
+            TransactionError::Abort(e) => e,
+            TransactionError::Storage(e) => db_err(e),
+        })?;
+        if self.cfg.sync_every_record {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Every attempt that put its URL back ([`Store::record_retry`]), in
+    /// crawl order.
+    pub fn retried_attempts(&self) -> impl Iterator<Item = Result<PageRecord, StoreError>> + '_ {
+        self.attempts.iter().map(|kv| {
+            let (k, v) = kv.map_err(db_err)?;
+            decode("attempts", &k, &v)
+        })
     }
 
     /// Stores a page outside a fetch transaction (e.g. an imported record).
@@ -366,6 +404,9 @@ mod tests {
         PageRecord {
             url: format!("http://a.example/{id}"),
             id,
+            attempt: 1,
+            retry: false,
+            final_url: None,
             seq: id,
             status: 200,
             error: None,
@@ -389,6 +430,7 @@ mod tests {
             depth: 1,
             parent: Some(1),
             priority: 0.5,
+            numtries: 0,
             extra: vec![],
         }
     }
@@ -513,5 +555,44 @@ mod tests {
             String::from_utf8(tsv).unwrap(),
             "http://a.example/1\thttp://a.example/2\nhttp://a.example/2\thttp://a.example/1\n"
         );
+    }
+
+    #[test]
+    fn a_retried_attempt_is_kept_and_its_url_stays_queued() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        s.enqueue(&[queued(2)]).unwrap();
+        let failed = PageRecord {
+            status: 503,
+            error: Some("status_503".into()),
+            retry: true,
+            seq: 7,
+            ..page(2, Some(1))
+        };
+        let again = QueuedUrl {
+            numtries: 1,
+            ..queued(2)
+        };
+        s.record_retry(&failed, &again).unwrap();
+        assert_eq!(s.get_queued(2).unwrap(), Some(again));
+        assert_eq!(s.page_count(), 0, "no page yet: the URL is still queued");
+        let kept: Vec<PageRecord> = s.retried_attempts().map(Result::unwrap).collect();
+        assert_eq!(kept, vec![failed]);
+        // The second attempt succeeds: the URL is a page and leaves the queue.
+        let ok = PageRecord {
+            attempt: 2,
+            seq: 9,
+            ..page(2, Some(1))
+        };
+        s.record_fetch(&ok, &[], &[]).unwrap();
+        assert_eq!(s.get_queued(2).unwrap(), None);
+        let mut out = Vec::new();
+        assert_eq!(
+            s.export_pages_jsonl(&mut out).unwrap(),
+            2,
+            "both attempts exported"
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(r#""retry":true"#) && text.contains(r#""attempt":2"#));
     }
 }

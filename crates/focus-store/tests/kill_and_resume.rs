@@ -33,6 +33,7 @@ fn queued(n: u64, parent: Option<u64>) -> QueuedUrl {
         depth: 0,
         parent,
         priority: 0.5,
+        numtries: 0,
         extra: vec![],
     }
 }
@@ -67,6 +68,9 @@ fn crawl(dir: &Path) {
         let page = PageRecord {
             url: q.url.clone(),
             id: q.id,
+            attempt: 1,
+            retry: false,
+            final_url: None,
             seq: q.id,
             status: 200,
             error: None,

@@ -228,6 +228,30 @@ pub enum FaultKind {
     RobotsForbidden,
 }
 
+/// How a broken page of a regular host answers ([`WebConfig::page_faults`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageFault {
+    /// 500 Internal Server Error.
+    ServerError,
+    /// 503 Service Unavailable with `Retry-After: 1`.
+    Unavailable,
+    /// Headers and the first bytes of the page, then a stall of `stall_ms`.
+    Trickle,
+    /// The connection is closed without a response.
+    Reset,
+}
+
+impl PageFault {
+    /// Every kind, in the order a page's hash picks them.
+    pub const ALL: [PageFault; 4] = [
+        PageFault::ServerError,
+        PageFault::Unavailable,
+        PageFault::Trickle,
+        PageFault::Reset,
+    ];
+}
+
 /// One fault host.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -276,6 +300,13 @@ pub struct WebConfig {
     pub stall_ms: u64,
     /// Body size of the `oversized` fault, bytes.
     pub oversized_bytes: usize,
+    /// Fraction of the regular hosts' pages (home pages excepted) that are
+    /// broken on a host that is otherwise fine, as on any real site: each
+    /// answers 500, or 503 with `Retry-After`, or trickles its first bytes
+    /// and stalls, or closes the connection ([`PageFault`]), every time it
+    /// is asked. Default 0 (the fault hosts carry the faults); the crawl's
+    /// fault-isolation tests turn it on.
+    pub page_faults: f64,
     /// The leaves of the taxonomy.
     pub topics: Vec<TopicSpec>,
     /// The fault hosts.
@@ -303,6 +334,7 @@ impl WebConfig {
             }
         };
         unit("max_host_share", self.max_host_share)?;
+        unit("page_faults", self.page_faults)?;
         unit("universal_share", self.universal_share)?;
         unit("mix.sibling_overlap", self.mix.sibling_overlap)?;
         unit("mix.jitter", self.mix.jitter)?;
@@ -559,6 +591,7 @@ impl Default for WebConfig {
             slow_ms: 3_000,
             stall_ms: 120_000,
             oversized_bytes: 12 * 1024 * 1024,
+            page_faults: 0.0,
             topics: default_topics(),
             faults: default_faults(),
         }

@@ -57,7 +57,9 @@ mod urls;
 mod vocab;
 mod web;
 
-pub use config::{FaultKind, FaultSpec, LinkConfig, MixConfig, TopicRole, TopicSpec, WebConfig};
+pub use config::{
+    FaultKind, FaultSpec, LinkConfig, MixConfig, PageFault, TopicRole, TopicSpec, WebConfig,
+};
 pub use corpus::{Corpus, CORPUS_SEARCH_HOST, WIKISPEEDIA_HOST};
 pub use links::{Link, LinkTarget};
 pub use server::{serve, ServerHandle};

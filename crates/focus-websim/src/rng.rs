@@ -19,6 +19,7 @@ pub(crate) mod purpose {
     pub(crate) const MIXTURE: u64 = 11;
     pub(crate) const TEMPLATE: u64 = 12;
     pub(crate) const DEAD: u64 = 13;
+    pub(crate) const PAGE_FAULT: u64 = 14;
 }
 
 pub(crate) use focus_core::mix64;

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use bytes::Bytes;
 use focus_core::{Taxonomy, TopicId};
 
-use crate::config::{FaultKind, FaultSpec, TopicRole, WebConfig};
+use crate::config::{FaultKind, FaultSpec, PageFault, TopicRole, WebConfig};
 use crate::hosts::Hosts;
 use crate::html::Dress;
 use crate::index::Index;
@@ -465,10 +465,35 @@ impl Web {
             return self.robots(h);
         }
         let hst = &self.hosts.hosts[h as usize];
-        match parse_path(&self.topics, self.seed, hst, path) {
-            Some(l) => Response::html(200, self.render_page(h, l, Dress::default())),
-            None => Response::not_found(),
+        let Some(l) = parse_path(&self.topics, self.seed, hst, path) else {
+            return Response::not_found();
+        };
+        let html = self.render_page(h, l, Dress::default());
+        match self.fault_of(h, l) {
+            None => Response::html(200, html),
+            Some(fault) => broken_page(fault, html, self.config.stall_ms),
         }
+    }
+
+    /// How page `l` of host `h` is broken, if it is
+    /// ([`WebConfig::page_faults`]; a home page never is).
+    fn fault_of(&self, h: u32, l: u32) -> Option<PageFault> {
+        let rate = self.config.page_faults;
+        if rate <= 0.0 || l == 0 {
+            return None;
+        }
+        let x = hash3(self.seed, purpose::PAGE_FAULT, u64::from(h), u64::from(l));
+        (unit(x) < rate).then(|| PageFault::ALL[(crate::rng::mix64(x) % 4) as usize])
+    }
+
+    /// How the page at `url` is broken, if it is (ground truth for tests
+    /// and evaluations: a URL that is not a regular page is `None`).
+    pub fn page_fault(&self, url: &str) -> Option<PageFault> {
+        let (host, path) = split_url(url)?;
+        let path = path.split('?').next().unwrap_or(path);
+        let &h = self.hosts.by_name.get(&host)?;
+        let l = parse_path(&self.topics, self.seed, &self.hosts.hosts[h as usize], path)?;
+        self.fault_of(h, l)
     }
 
     fn robots(&self, h: u32) -> Response {
@@ -494,6 +519,32 @@ impl Web {
     /// Wrap in an [`Arc`] (convenience for [`crate::serve`]).
     pub fn into_arc(self) -> Arc<Web> {
         Arc::new(self)
+    }
+}
+
+/// The answer of a broken page whose healthy HTML is `html`.
+fn broken_page(fault: PageFault, html: String, stall_ms: u64) -> Response {
+    match fault {
+        PageFault::ServerError => Response::html(
+            500,
+            "<html><body><h1>Internal Server Error</h1></body></html>\n",
+        ),
+        PageFault::Unavailable => Response::html(
+            503,
+            "<html><body><h1>Service Unavailable</h1></body></html>\n",
+        )
+        .with_header("retry-after", "1"),
+        PageFault::Trickle => {
+            let sent = html.len().min(512);
+            Response {
+                action: Action::Stall { sent, ms: stall_ms },
+                ..Response::html(200, html)
+            }
+        }
+        PageFault::Reset => Response {
+            action: Action::Reset,
+            ..Response::not_found()
+        },
     }
 }
 

@@ -280,3 +280,53 @@ fn dead_links_404_or_name_a_host_that_does_not_exist() {
         .count();
     assert_eq!(not_found, want);
 }
+
+#[test]
+fn broken_pages_sit_on_healthy_hosts_and_answer_as_their_kind() {
+    use focus_websim::{Action, PageFault};
+    let mut c = WebConfig::small();
+    c.page_faults = 0.1;
+    let web = Web::new(c, 1).unwrap();
+    let healthy = self::web();
+    let mut by_kind = std::collections::HashMap::new();
+    for pid in 0..web.page_count() {
+        let url = web.page_url(pid).unwrap();
+        let (host, path) = {
+            let rest = url.strip_prefix("http://").unwrap();
+            let i = rest.find('/').unwrap();
+            (&rest[..i], &rest[i..])
+        };
+        let r = web.render(host, path);
+        match web.page_fault(&url) {
+            None => {
+                assert_eq!(r.status, 200, "{url}");
+                assert_eq!(r.action, Action::Respond);
+                // A healthy page is the same page as on a web without faults.
+                assert_eq!(r.body, healthy.render(host, path).body);
+            }
+            Some(kind) => {
+                *by_kind.entry(kind).or_insert(0u32) += 1;
+                assert!(
+                    !path.ends_with('/') || path.len() > 1,
+                    "never a home page: {url}"
+                );
+                match kind {
+                    PageFault::ServerError => assert_eq!(r.status, 500),
+                    PageFault::Unavailable => {
+                        assert_eq!(r.status, 503);
+                        assert_eq!(r.header("retry-after"), Some("1"));
+                    }
+                    PageFault::Trickle => assert!(matches!(r.action, Action::Stall { .. })),
+                    PageFault::Reset => assert_eq!(r.action, Action::Reset),
+                }
+            }
+        }
+    }
+    let broken: u32 = by_kind.values().sum();
+    let share = f64::from(broken) / f64::from(web.page_count());
+    assert!((0.08..0.11).contains(&share), "{share}");
+    assert_eq!(by_kind.len(), 4, "every kind occurs: {by_kind:?}");
+    // Off by default: the default web's pages all answer.
+    assert!((0..healthy.page_count())
+        .all(|p| healthy.page_fault(&healthy.page_url(p).unwrap()).is_none()));
+}

@@ -113,6 +113,7 @@ pub(super) async fn crawl(
         seeds: Some(seeds.to_path_buf()),
         pages: None,
         dead_links: None,
+        page_faults: None,
     };
     let plan = CrawlPlan {
         max_pages: cfg.pages,
