@@ -164,7 +164,7 @@ pub(crate) fn apply(
     });
     learn_host(&mut st.tally, record, &c.host, &site);
     st.tally.count_outcome(record.error.as_deref(), false);
-    back_off(rules, st, &c.host, now, None)?;
+    back_off(rules, st, &c.host, now, j.retry)?;
     if let Some(id) = j.final_id {
         // A redirect's target is this page: never fetched on its own.
         st.frontier.mark_seen(id);
@@ -239,24 +239,30 @@ pub(crate) fn apply(
 }
 
 /// Lets `host` wait in the frontier while it fails in a row (policies that
-/// back off failing hosts) and, when the server asked, until its
-/// `Retry-After` has passed; the wait is stored so a resumed crawl keeps it.
+/// back off failing hosts) and, when the server asked (`retry`), until its
+/// `Retry-After` has passed; the wait is stored (never shortening a stored
+/// one) so a resumed crawl keeps it.
 fn back_off(
     rules: &Rules<'_>,
     st: &mut CrawlState,
     host: &HostKey,
     now: u64,
-    retry_after: Option<std::time::Duration>,
+    retry: Retry,
 ) -> Result<(), CrawlError> {
     let failing = match st.tally.hosts.backoff_ms(host) {
         ms if ms > 0 && rules.policy.backs_off_failing_hosts() => now + ms,
         _ => 0,
     };
-    let asked = retry_after.map_or(0, |d| now + d.as_millis() as u64);
+    let asked = match retry {
+        Retry::After(d) => now + d.as_millis() as u64,
+        Retry::Later | Retry::Never => 0,
+    };
     let until = failing.max(asked);
     if until > now {
         st.frontier.cool_until(host, until);
-        st.store.put_meta(&host_ready_key(host), &until)?;
+        let key = host_ready_key(host);
+        let stored = st.store.get_meta::<u64>(&key)?.unwrap_or(0);
+        st.store.put_meta(&key, &until.max(stored))?;
     }
     Ok(())
 }
@@ -280,11 +286,7 @@ fn put_back(
     };
     learn_host(&mut st.tally, &record, &c.host, &c.url.domain_key());
     st.tally.count_outcome(record.error.as_deref(), true);
-    let retry_after = match j.retry {
-        Retry::After(d) => Some(d),
-        Retry::Later | Retry::Never => None,
-    };
-    back_off(rules, st, &c.host, now, retry_after)?;
+    back_off(rules, st, &c.host, now, j.retry)?;
     st.frontier.retry(c.clone());
     let again = Candidate {
         numtries: c.numtries.saturating_add(1),
@@ -305,16 +307,19 @@ fn put_back(
 /// Records whether page `p`'s host `host` (site `site`) answered, for
 /// [`crate::host_health`]: any HTTP answer counts (a 404 is the URL's
 /// fault, not the host's); a URL the crawl did not request (robots.txt
-/// forbade it) says nothing.
+/// forbade it) says nothing, and neither does a URL timing out again (one
+/// slow page is not its host's fault: timeouts count against a host across
+/// different URLs, as in the fetcher).
 pub(crate) fn learn_host(tally: &mut Tally, p: &PageRecord, host: &HostKey, site: &DomainKey) {
-    if p.error.as_deref() == Some(ROBOTS_DISALLOWED) {
+    let error = p.error.as_deref();
+    if error == Some(ROBOTS_DISALLOWED) {
         return;
     }
-    tally.failed += u64::from(p.error.is_some());
-    let answered = !p
-        .error
-        .as_deref()
-        .is_some_and(FetchError::is_host_fault_label);
+    tally.failed += u64::from(error.is_some());
+    if p.attempt > 1 && error.is_some_and(FetchError::is_timeout_label) {
+        return;
+    }
+    let answered = !error.is_some_and(FetchError::is_host_fault_label);
     tally.hosts.record(host, site, answered);
 }
 
@@ -339,5 +344,59 @@ pub(crate) fn learn_link(
     if let Some((parent_relevance, parent_site)) = parent {
         let kind = LinkKind::between(parent_site, site);
         tally.links.observe(*parent_relevance, kind, relevance);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stagnation::StagnationConfig;
+
+    fn attempt(n: u32, error: Option<&str>) -> PageRecord {
+        PageRecord {
+            url: "http://a.test/slow".into(),
+            id: 1,
+            attempt: n,
+            retry: false,
+            final_url: None,
+            seq: 0,
+            status: 0,
+            error: error.map(str::to_owned),
+            relevance: 0.0,
+            class: None,
+            depth: 0,
+            parent: None,
+            fetched_at_ms: 0,
+            bytes: 0,
+            fingerprint: None,
+            content_hash: None,
+            duplicate: None,
+            link_features: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn only_the_hosts_own_faults_make_it_wait() {
+        let mut t = Tally::new(10, StagnationConfig::default());
+        let (host, site) = (HostKey::new("a.test", None), DomainKey::of_host("a.test"));
+        learn_host(&mut t, &attempt(1, Some("status_500")), &host, &site);
+        assert_eq!(t.hosts.backoff_ms(&host), 0, "a 500 is the URL's fault");
+        learn_host(&mut t, &attempt(1, Some("timeout_slow")), &host, &site);
+        let once = t.hosts.backoff_ms(&host);
+        assert!(once > 0, "a timeout of a new URL counts against its host");
+        learn_host(&mut t, &attempt(2, Some("timeout_slow")), &host, &site);
+        learn_host(&mut t, &attempt(3, Some("timeout_slow")), &host, &site);
+        assert_eq!(
+            t.hosts.backoff_ms(&host),
+            once,
+            "the same URL timing out again is still the URL's fault"
+        );
+        learn_host(&mut t, &attempt(1, Some(ROBOTS_DISALLOWED)), &host, &site);
+        assert_eq!(
+            t.failed, 4,
+            "every failed request counts; a refusal sent none"
+        );
+        learn_host(&mut t, &attempt(1, None), &host, &site);
+        assert_eq!(t.hosts.backoff_ms(&host), 0, "an answer ends the wait");
     }
 }

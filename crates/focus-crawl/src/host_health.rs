@@ -21,7 +21,8 @@
 //! [`BACKOFF_MS`] of the crawl's logical time, doubled with each further
 //! failure (up to [`MAX_BACKOFF_MS`]), and an answer ends the wait. Only
 //! the host's faults count (see `FetchError::is_host_fault`): a 404 is
-//! the URL's.
+//! the URL's, and so is a URL timing out again on a retry (timeouts count
+//! against a host across different URLs).
 
 use std::collections::HashMap;
 

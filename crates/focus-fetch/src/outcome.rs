@@ -255,7 +255,13 @@ impl FetchError {
         matches!(
             label,
             "dns_error" | "connect_error" | "tls_error" | "host_bad" | "robots_unavailable"
-        ) || label.starts_with("timeout_")
+        ) || Self::is_timeout_label(label)
+    }
+
+    /// Whether a [`FetchError::label`] names a timeout (a host fault only
+    /// when URLs other than the one that timed out time out too).
+    pub fn is_timeout_label(label: &str) -> bool {
+        label.starts_with("timeout_")
     }
 
     /// Whether another attempt may succeed, and when: 5xx and 429
@@ -316,6 +322,12 @@ mod tests {
             assert_eq!(
                 FetchError::is_host_fault_label(&e.label()),
                 e.is_host_fault(),
+                "{}",
+                e.label()
+            );
+            assert_eq!(
+                FetchError::is_timeout_label(&e.label()),
+                matches!(e, FetchError::Timeout(_)),
                 "{}",
                 e.label()
             );

@@ -95,19 +95,9 @@ impl Web {
             },
             FaultKind::NotFound => Response::not_found(),
             FaultKind::Gone => Response::html(410, "<html><body><h1>Gone</h1></body></html>\n"),
-            FaultKind::ServerError => Response::html(
-                500,
-                "<html><body><h1>Internal Server Error</h1></body></html>\n",
-            ),
-            FaultKind::Unavailable => Response::html(
-                503,
-                "<html><body><h1>Service Unavailable</h1></body></html>\n",
-            )
-            .with_header("retry-after", "120"),
-            FaultKind::Reset => Response {
-                action: Action::Reset,
-                ..Response::not_found()
-            },
+            FaultKind::ServerError => Response::server_error(),
+            FaultKind::Unavailable => Response::unavailable(120),
+            FaultKind::Reset => Response::reset(),
             FaultKind::NonHtml => non_html(path),
             FaultKind::Oversized => {
                 if segs.first() != Some(&"big") {

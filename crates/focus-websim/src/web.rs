@@ -76,6 +76,30 @@ impl Response {
             .map(|(_, v)| v.as_str())
     }
 
+    pub(crate) fn server_error() -> Self {
+        Self::html(
+            500,
+            "<html><body><h1>Internal Server Error</h1></body></html>\n",
+        )
+    }
+
+    /// 503 asking the client to come back after `retry_after` seconds.
+    pub(crate) fn unavailable(retry_after: u32) -> Self {
+        Self::html(
+            503,
+            "<html><body><h1>Service Unavailable</h1></body></html>\n",
+        )
+        .with_header("retry-after", retry_after.to_string())
+    }
+
+    /// The connection is closed without an answer.
+    pub(crate) fn reset() -> Self {
+        Self {
+            action: Action::Reset,
+            ..Self::not_found()
+        }
+    }
+
     pub(crate) fn not_found() -> Self {
         Self::html(
             404,
@@ -525,15 +549,8 @@ impl Web {
 /// The answer of a broken page whose healthy HTML is `html`.
 fn broken_page(fault: PageFault, html: String, stall_ms: u64) -> Response {
     match fault {
-        PageFault::ServerError => Response::html(
-            500,
-            "<html><body><h1>Internal Server Error</h1></body></html>\n",
-        ),
-        PageFault::Unavailable => Response::html(
-            503,
-            "<html><body><h1>Service Unavailable</h1></body></html>\n",
-        )
-        .with_header("retry-after", "1"),
+        PageFault::ServerError => Response::server_error(),
+        PageFault::Unavailable => Response::unavailable(1),
         PageFault::Trickle => {
             let sent = html.len().min(512);
             Response {
@@ -541,10 +558,7 @@ fn broken_page(fault: PageFault, html: String, stall_ms: u64) -> Response {
                 ..Response::html(200, html)
             }
         }
-        PageFault::Reset => Response {
-            action: Action::Reset,
-            ..Response::not_found()
-        },
+        PageFault::Reset => Response::reset(),
     }
 }
 

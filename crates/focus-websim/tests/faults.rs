@@ -289,7 +289,8 @@ fn broken_pages_sit_on_healthy_hosts_and_answer_as_their_kind() {
     let web = Web::new(c, 1).unwrap();
     let healthy = self::web();
     let mut by_kind = std::collections::HashMap::new();
-    for pid in 0..web.page_count() {
+    let pages = 5_000;
+    for pid in 0..pages {
         let url = web.page_url(pid).unwrap();
         let (host, path) = {
             let rest = url.strip_prefix("http://").unwrap();
@@ -323,10 +324,9 @@ fn broken_pages_sit_on_healthy_hosts_and_answer_as_their_kind() {
         }
     }
     let broken: u32 = by_kind.values().sum();
-    let share = f64::from(broken) / f64::from(web.page_count());
+    let share = f64::from(broken) / f64::from(pages);
     assert!((0.08..0.11).contains(&share), "{share}");
     assert_eq!(by_kind.len(), 4, "every kind occurs: {by_kind:?}");
     // Off by default: the default web's pages all answer.
-    assert!((0..healthy.page_count())
-        .all(|p| healthy.page_fault(&healthy.page_url(p).unwrap()).is_none()));
+    assert!((0..pages).all(|p| healthy.page_fault(&healthy.page_url(p).unwrap()).is_none()));
 }
