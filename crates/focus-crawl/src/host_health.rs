@@ -118,11 +118,6 @@ impl HostHealth {
             n => (BACKOFF_MS << (n - 1).min(6)).min(MAX_BACKOFF_MS),
         }
     }
-
-    /// Fetches whose host failed so far.
-    pub fn failed(&self) -> u64 {
-        self.all.failed
-    }
 }
 
 #[cfg(test)]
@@ -168,7 +163,7 @@ mod tests {
             h.record(&dead, &sd, true);
         }
         assert!(h.factor(&dead, &sd) > 0.8);
-        assert_eq!(h.failed(), 5);
+        assert_eq!(h.all.failed, 5);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Evaluations on a real, labelled corpus replayed on loopback
 //! (`cargo xtask eval wikispeedia`): the training split every crawler and
 //! classifier shares (`eval/split.rs`), the classifier evaluation on it
-//! (`eval/classify.rs`), the crawls and their scores (`eval/crawls.rs`),
+//! (`eval/classify/`: evaluation, report, svmlight export), the crawls and their scores (`eval/crawls.rs`),
 //! the optional scikit-learn reference crawler (`eval/reference.rs`) and the
 //! report with its curves (`eval/report.rs`).
 

@@ -16,12 +16,11 @@
 //! held-out labelled page: the truth for a good topic g is "the page has a
 //! label at or under g".
 //!
-//! [`run`] writes `<corpus>-classify.md` and `<corpus>-reliability.svg`;
-//! [`export_svmlight`] writes the same vectors for the scikit-learn
-//! reference (`xtask/reference/classify_sklearn.py`).
+//! [`run`] writes `<corpus>-classify.md` and `<corpus>-reliability.svg`
+//! (`classify/report.rs`); [`export_svmlight`] writes the same vectors for
+//! the scikit-learn reference (`xtask/reference/classify_sklearn.py`;
+//! `classify/svmlight.rs`).
 
-use std::fmt::Write as _;
-use std::path::Path;
 use std::time::Instant;
 
 use focus_classify::Featurizer;
@@ -31,8 +30,7 @@ use focus_classify::{
 };
 use focus_core::{Canonicalizer, Taxonomy, TopicId};
 use focus_eval::{
-    brier, multilabel_scores, reliability_bins, reliability_plot, roc_auc, LabelScores,
-    ReliabilityBin,
+    brier, multilabel_scores, reliability_bins, roc_auc, LabelScores, ReliabilityBin,
 };
 use focus_text::SparseVec;
 use focus_websim::{Corpus, Site};
@@ -40,6 +38,12 @@ use rayon::prelude::*;
 
 use super::split::Split;
 use focus_app::AppError;
+
+mod report;
+mod svmlight;
+
+pub use report::{markdown, reliability_svg, run};
+pub use svmlight::export_svmlight;
 
 /// The ten evaluation categories (shared with the crawl evaluation).
 pub use super::crawls::CATEGORIES as WIKISPEEDIA_CATEGORIES;
@@ -158,7 +162,7 @@ impl FamilyReport {
     }
 }
 
-fn mean(xs: impl Iterator<Item = f64>) -> Option<f64> {
+pub(super) fn mean(xs: impl Iterator<Item = f64>) -> Option<f64> {
     let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
     (n > 0).then(|| s / n as f64)
 }
@@ -228,7 +232,7 @@ pub fn featurise(corpus: &Corpus, seed: u64) -> Featurised {
 }
 
 /// A page's leaf labels.
-fn leaf_labels(tax: &Taxonomy, labels: &[TopicId]) -> Vec<TopicId> {
+pub(super) fn leaf_labels(tax: &Taxonomy, labels: &[TopicId]) -> Vec<TopicId> {
     labels.iter().copied().filter(|&l| tax.is_leaf(l)).collect()
 }
 
@@ -423,297 +427,5 @@ impl Model {
                 Model::Svm(m)
             }
         })
-    }
-}
-
-fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "—".into(), |v| format!("{v:.3}"))
-}
-
-/// The report as markdown: the leaf table and the relevance table.
-pub fn markdown(r: &Report) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "Classifiers on {} (split seed {}): {} pages, {} labelled categories ({} leaves), \
-         {} training pages ({} examples: one per label), {} held-out labelled pages; \
-         leaf test set {} pages ({} held-out pages labelled only with inner topics left out). \
-         Featurised as the crawler does in {:.1} s{}.\n",
-        r.corpus,
-        r.seed,
-        r.pages,
-        r.categories,
-        r.leaves,
-        r.train_pages,
-        r.train_examples,
-        r.heldout,
-        r.leaf_test,
-        r.inner_only,
-        r.featurise_secs,
-        if r.unfeaturised > 0 {
-            format!(" ({} pages could not be featurised)", r.unfeaturised)
-        } else {
-            String::new()
-        }
-    );
-    s.push_str(
-        "| family | leaf accuracy | macro-F1 | classes | unclassified (inner topic) | training s |\n\
-         |---|---|---|---|---|---|\n",
-    );
-    for f in &r.families {
-        let _ = writeln!(
-            s,
-            "| {} | {:.3} | {:.3} | {} | {} ({}) | {:.1} |",
-            f.family.name(),
-            f.leaf.accuracy,
-            f.leaf.macro_f1,
-            f.leaf.classes,
-            f.leaf.unclassified,
-            f.inner_predictions,
-            f.train_secs
-        );
-    }
-    if r.families.is_empty() {
-        return s;
-    }
-    s.push_str(
-        "\nRelevance R of each family with one good topic marked at a time, \
-         against the truth of the held-out pages (label at or under the topic): \
-         ROC AUC / Brier score; \"extreme\" is the share of pages with R < 0.01 or R > 0.99.\n\n",
-    );
-    s.push_str("| good topic | relevant pages |");
-    for f in &r.families {
-        let _ = write!(s, " {} AUC / Brier / extreme |", f.family.short());
-    }
-    s.push_str("\n|---|---|");
-    for _ in &r.families {
-        s.push_str("---|");
-    }
-    s.push('\n');
-    let topics = r.families[0].relevance.len();
-    for i in 0..topics {
-        let t = &r.families[0].relevance[i];
-        let _ = write!(s, "| {} | {} |", t.topic, t.positives);
-        for f in &r.families {
-            let x = &f.relevance[i];
-            let _ = write!(s, " {} / {} / {:.2} |", opt(x.auc), opt(x.brier), x.extreme);
-        }
-        s.push('\n');
-    }
-    s.push_str("| **mean** | |");
-    for f in &r.families {
-        let ext = mean(f.relevance.iter().map(|x| x.extreme));
-        let _ = write!(
-            s,
-            " **{}** / **{}** / {} |",
-            opt(f.mean_auc()),
-            opt(f.mean_brier()),
-            ext.map_or_else(|| "—".into(), |v| format!("{v:.2}"))
-        );
-    }
-    s.push('\n');
-    s.push_str(
-        "\nReliability of R pooled over the good topics (10 equal-width bins: \
-         mean R / observed fraction relevant / pages):\n\n| bin |",
-    );
-    for f in &r.families {
-        let _ = write!(s, " {} |", f.family.short());
-    }
-    s.push_str("\n|---|");
-    for _ in &r.families {
-        s.push_str("---|");
-    }
-    s.push('\n');
-    for b in 0..r.families[0].reliability.len() {
-        let bin = &r.families[0].reliability[b];
-        let close = if bin.hi >= 1.0 { ']' } else { ')' };
-        let _ = write!(s, "| [{:.1}, {:.1}{close} |", bin.lo, bin.hi);
-        for f in &r.families {
-            let x = &f.reliability[b];
-            if x.count == 0 {
-                s.push_str(" — |");
-            } else {
-                let _ = write!(
-                    s,
-                    " {:.3} / {:.3} / {} |",
-                    x.mean_predicted, x.observed, x.count
-                );
-            }
-        }
-        s.push('\n');
-    }
-    s
-}
-
-/// The reliability diagram of R pooled over the good topics, per family.
-pub fn reliability_svg(r: &Report) -> String {
-    let series: Vec<(&str, &[ReliabilityBin])> = r
-        .families
-        .iter()
-        .map(|f| (f.family.short(), f.reliability.as_slice()))
-        .collect();
-    reliability_plot(
-        &format!(
-            "{}: relevance R against truth, held-out pages, {} good topics pooled",
-            r.corpus,
-            r.families.first().map_or(0, |f| f.relevance.len())
-        ),
-        &series,
-    )
-}
-
-fn write(path: &Path, text: &str) -> Result<(), AppError> {
-    std::fs::write(path, text).map_err(|e| AppError::Input(format!("{}: {e}", path.display())))
-}
-
-/// Loads the corpus in `corpus_dir`, evaluates every family on the ten
-/// Wikispeedia good topics with the split of `seed`, writes
-/// `<corpus>-classify.md` and `<corpus>-reliability.svg` into `out_dir`
-/// and returns the markdown.
-pub fn run(corpus_dir: &Path, out_dir: &Path, seed: u64) -> Result<String, AppError> {
-    let corpus = Corpus::load(corpus_dir).map_err(|e| AppError::Input(e.to_string()))?;
-    let report = evaluate(&corpus, &Options::new(seed))?;
-    let md = markdown(&report);
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| AppError::Input(format!("{}: {e}", out_dir.display())))?;
-    write(&out_dir.join(format!("{}-classify.md", report.corpus)), &md)?;
-    write(
-        &out_dir.join(format!("{}-reliability.svg", report.corpus)),
-        &reliability_svg(&report),
-    )?;
-    Ok(md)
-}
-
-/// One svmlight row: `label index:count ...` (1-based feature indices).
-fn svmlight_row(out: &mut String, label: i64, v: &SparseVec) {
-    let _ = write!(out, "{label}");
-    for (t, x) in v.entries() {
-        let _ = write!(out, " {}:{x}", t.0 + 1);
-    }
-    out.push('\n');
-}
-
-/// Writes the featurised split for the scikit-learn reference into `dir`:
-/// `train.svm` and `test.svm` (every training, resp. held-out, labelled
-/// page; the label is the index of the page's first leaf label in
-/// `leaves.tsv`, −1 when it has none), and `train_labels.tsv` /
-/// `test_labels.tsv` aligned with them: all leaf label indices
-/// (comma-separated, possibly empty), then one 0/1 column per good topic of
-/// `categories` (label at or under it). Returns (train rows, test rows).
-pub fn export_svmlight(
-    corpus: &Corpus,
-    feats: &Featurised,
-    categories: &[String],
-    dir: &Path,
-) -> Result<(usize, usize), AppError> {
-    let tax = corpus.taxonomy();
-    let leaves = tax.leaves();
-    let goods: Vec<TopicId> = categories
-        .iter()
-        .map(|c| {
-            corpus
-                .find_topic(c)
-                .ok_or_else(|| AppError::Input(format!("no topic {c} in {}", corpus.name())))
-        })
-        .collect::<Result<_, _>>()?;
-    let header = format!("leaf_labels\t{}\n", categories.join("\t"));
-    let (mut train, mut test) = (String::new(), String::new());
-    let (mut train_l, mut test_l) = (header.clone(), header);
-    let (mut n_train, mut n_test) = (0, 0);
-    for pid in 0..corpus.page_count() {
-        let labels = corpus.labels(pid);
-        let Some(Some(v)) = feats.counts.get(pid as usize) else {
-            continue;
-        };
-        if labels.is_empty() {
-            continue;
-        }
-        let idx: Vec<usize> = leaf_labels(tax, labels)
-            .iter()
-            .filter_map(|l| leaves.iter().position(|x| x == l))
-            .collect();
-        let label = idx.first().map_or(-1, |&i| i as i64);
-        let mut line = idx
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        for &g in &goods {
-            let rel = labels.iter().any(|&l| tax.is_ancestor_or_self(g, l));
-            line.push_str(if rel { "\t1" } else { "\t0" });
-        }
-        line.push('\n');
-        if feats.split.is_train(pid) {
-            svmlight_row(&mut train, label, v);
-            train_l.push_str(&line);
-            n_train += 1;
-        } else {
-            svmlight_row(&mut test, label, v);
-            test_l.push_str(&line);
-            n_test += 1;
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| AppError::Input(format!("{}: {e}", dir.display())))?;
-    write(&dir.join("train.svm"), &train)?;
-    write(&dir.join("test.svm"), &test)?;
-    write(&dir.join("train_labels.tsv"), &train_l)?;
-    write(&dir.join("test_labels.tsv"), &test_l)?;
-    let mut lv = String::new();
-    for (i, &l) in leaves.iter().enumerate() {
-        let _ = writeln!(lv, "{i}\t{}", tax.path(l));
-    }
-    write(&dir.join("leaves.tsv"), &lv)?;
-    Ok((n_train, n_test))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markdown_of_a_small_report() {
-        let bins = reliability_bins(&[0.05, 0.95], &[false, true], RELIABILITY_BINS);
-        let r = Report {
-            corpus: "c".into(),
-            seed: 1,
-            pages: 10,
-            categories: 3,
-            leaves: 2,
-            unfeaturised: 0,
-            train_pages: 3,
-            train_examples: 4,
-            heldout: 7,
-            leaf_test: 6,
-            inner_only: 1,
-            featurise_secs: 0.1,
-            families: vec![FamilyReport {
-                family: Family::HierNb,
-                leaf: LabelScores {
-                    accuracy: 0.5,
-                    macro_f1: 0.25,
-                    n: 6,
-                    classes: 2,
-                    unclassified: 0,
-                },
-                inner_predictions: 0,
-                train_secs: 0.0,
-                relevance: vec![TopicRelevance {
-                    topic: "a".into(),
-                    positives: 1,
-                    auc: Some(1.0),
-                    brier: Some(0.0025),
-                    extreme: 0.0,
-                }],
-                reliability: bins,
-            }],
-        };
-        let md = markdown(&r);
-        assert!(md.contains(
-            "| hierarchical naive Bayes (Chakrabarti 1999) | 0.500 | 0.250 | 2 | 0 (0) | 0.0 |"
-        ));
-        assert!(md.contains("| a | 1 | 1.000 / 0.003 / 0.00 |"));
-        assert!(md.contains("| **mean** | | **1.000** / **0.003** / 0.00 |"));
-        assert!(md.contains("| [0.0, 0.1) | 0.050 / 0.000 / 1 |"));
-        assert!(reliability_svg(&r).contains("<circle"));
     }
 }
