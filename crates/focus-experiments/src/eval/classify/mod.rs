@@ -232,6 +232,21 @@ pub fn featurise(corpus: &Corpus, seed: u64) -> Featurised {
 }
 
 /// A page's leaf labels.
+/// The corpus's topics of these category paths; an unknown one is an error.
+pub(super) fn find_topics(
+    corpus: &Corpus,
+    categories: &[String],
+) -> Result<Vec<TopicId>, AppError> {
+    categories
+        .iter()
+        .map(|c| {
+            corpus
+                .find_topic(c)
+                .ok_or_else(|| AppError::Input(format!("no topic {c} in {}", corpus.name())))
+        })
+        .collect()
+}
+
 pub(super) fn leaf_labels(tax: &Taxonomy, labels: &[TopicId]) -> Vec<TopicId> {
     labels.iter().copied().filter(|&l| tax.is_leaf(l)).collect()
 }
@@ -287,15 +302,7 @@ pub fn evaluate_featurised(
             corpus.name()
         )));
     }
-    let goods: Vec<TopicId> = opts
-        .categories
-        .iter()
-        .map(|c| {
-            corpus
-                .find_topic(c)
-                .ok_or_else(|| AppError::Input(format!("no topic {c} in {}", corpus.name())))
-        })
-        .collect::<Result<_, _>>()?;
+    let goods = find_topics(corpus, &opts.categories)?;
     let doc = |pid: u32| feats.counts[pid as usize].as_ref();
     let mut families = Vec::new();
     for &family in &opts.families {

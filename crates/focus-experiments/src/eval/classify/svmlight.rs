@@ -5,12 +5,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use focus_app::AppError;
-use focus_core::TopicId;
 use focus_text::SparseVec;
 use focus_websim::{Corpus, Site};
 
 use super::report::write;
-use super::{leaf_labels, Featurised};
+use super::{find_topics, leaf_labels, Featurised};
 
 /// One svmlight row: `label index:count ...` (1-based feature indices).
 fn svmlight_row(out: &mut String, label: i64, v: &SparseVec) {
@@ -36,14 +35,7 @@ pub fn export_svmlight(
 ) -> Result<(usize, usize), AppError> {
     let tax = corpus.taxonomy();
     let leaves = tax.leaves();
-    let goods: Vec<TopicId> = categories
-        .iter()
-        .map(|c| {
-            corpus
-                .find_topic(c)
-                .ok_or_else(|| AppError::Input(format!("no topic {c} in {}", corpus.name())))
-        })
-        .collect::<Result<_, _>>()?;
+    let goods = find_topics(corpus, categories)?;
     let header = format!("leaf_labels\t{}\n", categories.join("\t"));
     let (mut train, mut test) = (String::new(), String::new());
     let (mut train_l, mut test_l) = (header.clone(), header);
