@@ -150,10 +150,7 @@ pub(crate) fn apply(
         link_features,
         ..j.record.clone()
     };
-    let parent = match c.parent {
-        Some(p) => st.store.get_page(p.0)?,
-        None => None,
-    };
+    let parent = parent_page(&st.store, c)?;
     let site = c.url.domain_key();
     // Stored URLs are canonical; one that no longer parses teaches nothing.
     let parent_site = parent.as_ref().and_then(|p| {
@@ -238,6 +235,14 @@ pub(crate) fn apply(
     Ok(())
 }
 
+/// The stored page candidate `c` was found on (none for a seed).
+fn parent_page(store: &Store, c: &Candidate) -> Result<Option<PageRecord>, CrawlError> {
+    Ok(match c.parent {
+        Some(p) => store.get_page(p.0)?,
+        None => None,
+    })
+}
+
 /// Lets `host` wait in the frontier while it fails in a row (policies that
 /// back off failing hosts) and, when the server asked (`retry`), until its
 /// `Retry-After` has passed; the wait is stored (never shortening a stored
@@ -287,17 +292,11 @@ fn put_back(
     learn_host(&mut st.tally, &record, &c.host, &c.url.domain_key());
     st.tally.count_outcome(record.error.as_deref(), true);
     back_off(rules, st, &c.host, now, j.retry)?;
+    // Back in the frontier with numtries + 1, which `queued` stores.
     st.frontier.retry(c.clone());
-    let again = Candidate {
-        numtries: c.numtries.saturating_add(1),
-        ..c.clone()
-    };
     st.store
-        .record_retry(&record, &queued(&again, &st.frontier, link_features))?;
-    let parent = match c.parent {
-        Some(p) => st.store.get_page(p.0)?.map(|p| p.url),
-        None => None,
-    };
+        .record_retry(&record, &queued(c, &st.frontier, link_features))?;
+    let parent = parent_page(&st.store, c)?.map(|p| p.url);
     let truth = rules.scorer.page(&record.url, false);
     st.log.write(&record, parent.as_deref(), None, truth)?;
     st.tally.push(record.id, 0.0, None, truth);
@@ -315,7 +314,6 @@ pub(crate) fn learn_host(tally: &mut Tally, p: &PageRecord, host: &HostKey, site
     if error == Some(ROBOTS_DISALLOWED) {
         return;
     }
-    tally.failed += u64::from(error.is_some());
     if p.attempt > 1 && error.is_some_and(FetchError::is_timeout_label) {
         return;
     }
@@ -392,10 +390,7 @@ mod tests {
             "the same URL timing out again is still the URL's fault"
         );
         learn_host(&mut t, &attempt(1, Some(ROBOTS_DISALLOWED)), &host, &site);
-        assert_eq!(
-            t.failed, 4,
-            "every failed request counts; a refusal sent none"
-        );
+        assert_eq!(t.hosts.backoff_ms(&host), once, "a refusal says nothing");
         learn_host(&mut t, &attempt(1, None), &host, &site);
         assert_eq!(t.hosts.backoff_ms(&host), 0, "an answer ends the wait");
     }

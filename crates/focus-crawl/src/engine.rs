@@ -224,7 +224,7 @@ fn summarise(
         crawler: rules.policy.name().to_owned(),
         pages_fetched: tally.fetched,
         duplicate_pages: tally.duplicates,
-        failed_fetches: tally.failed,
+        failed_fetches: tally.failed(),
         attempts_by_outcome: tally.outcomes.clone(),
         retried_attempts: tally.retried,
         abandoned_by_cause: tally.abandoned.clone(),

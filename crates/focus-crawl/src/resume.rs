@@ -77,13 +77,7 @@ pub(crate) fn resume(
         {
             st.frontier.mark_seen(id.page_id());
         }
-        st.tally.count_outcome(p.error.as_deref(), false);
-        if let Some(url) = url {
-            let host = url.host_key();
-            learn_host(&mut st.tally, p, &host, &url.domain_key());
-            st.frontier.note_served(&host);
-            hosts.insert(host);
-        }
+        replay_answer(st, p, url.as_ref(), &mut hosts);
         let truth = scorer.page(&p.url, p.error.is_none() && p.duplicate.is_none());
         st.log.write(
             p,
@@ -141,6 +135,24 @@ pub(crate) fn resume(
     ))
 }
 
+/// Replays what attempt `p` (at `url`, when its stored URL still parses)
+/// told the crawl about its outcome and its host, and the host's served
+/// count, as `apply` did.
+fn replay_answer(
+    st: &mut CrawlState,
+    p: &focus_store::PageRecord,
+    url: Option<&CanonicalUrl>,
+    hosts: &mut HashSet<HostKey>,
+) {
+    st.tally.count_outcome(p.error.as_deref(), p.retry);
+    if let Some(url) = url {
+        let host = url.host_key();
+        learn_host(&mut st.tally, p, &host, &url.domain_key());
+        st.frontier.note_served(&host);
+        hosts.insert(host);
+    }
+}
+
 /// Replays an attempt that put its URL back: its count, its outcome, its
 /// host's answer and its `pages.jsonl` line (its URL is still queued).
 fn replay_retried(
@@ -151,13 +163,7 @@ fn replay_retried(
     url_of: &HashMap<u64, &str>,
     hosts: &mut HashSet<HostKey>,
 ) -> Result<(), CrawlError> {
-    st.tally.count_outcome(a.error.as_deref(), true);
-    if let Ok(url) = a.url.parse::<CanonicalUrl>() {
-        let host = url.host_key();
-        learn_host(&mut st.tally, a, &host, &url.domain_key());
-        st.frontier.note_served(&host);
-        hosts.insert(host);
-    }
+    replay_answer(st, a, a.url.parse::<CanonicalUrl>().ok().as_ref(), hosts);
     let truth = scorer.page(&a.url, false);
     st.log.write(
         a,

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use focus_core::{Taxonomy, TopicId};
 use focus_eval::HarvestTracker;
+use focus_fetch::ROBOTS_DISALLOWED;
 
 use crate::apprentice::Apprentice;
 use crate::host_health::HostHealth;
@@ -32,8 +33,6 @@ pub(crate) struct Tally {
     pub(crate) hosts: HostHealth,
     /// The online link model (trained only when the policy uses it).
     pub(crate) apprentice: Apprentice,
-    /// Fetch attempts that sent a request and got no page back.
-    pub(crate) failed: u64,
     /// Fetch attempts by outcome (`ok` or the error label).
     pub(crate) outcomes: BTreeMap<String, u64>,
     /// Attempts that put their URL back in the frontier.
@@ -54,11 +53,20 @@ impl Tally {
             links: LinkValue::new(),
             hosts: HostHealth::new(),
             apprentice: Apprentice::new(),
-            failed: 0,
             outcomes: BTreeMap::new(),
             retried: 0,
             abandoned: BTreeMap::new(),
         }
+    }
+
+    /// Fetch attempts that sent a request and got no page back: every
+    /// outcome but `ok` and robots.txt refusals (which sent none).
+    pub(crate) fn failed(&self) -> u64 {
+        self.outcomes
+            .iter()
+            .filter(|(label, _)| *label != "ok" && *label != ROBOTS_DISALLOWED)
+            .map(|(_, n)| n)
+            .sum()
     }
 
     /// Counts an attempt's outcome (`error`: its label, `None` for a page)
@@ -148,7 +156,13 @@ mod tests {
         t.count_outcome(Some("status_503"), false);
         t.count_outcome(None, false);
         t.count_outcome(Some("status_404"), false);
-        assert_eq!(t.outcomes.values().sum::<u64>(), 5);
+        t.count_outcome(Some(ROBOTS_DISALLOWED), false);
+        assert_eq!(t.outcomes.values().sum::<u64>(), 6);
+        assert_eq!(
+            t.failed(),
+            4,
+            "every failed request counts; a refusal sent none"
+        );
         assert_eq!(t.outcomes["status_503"], 3);
         assert_eq!(t.retried, 2);
         assert_eq!(t.abandoned["status_503"], 1);

@@ -56,8 +56,9 @@ struct HostState {
     probing: bool,
 }
 
-/// The longest backoff of a host set aside, in multiples of the first.
-const MAX_BAD_BACKOFF_FACTOR: u32 = 64;
+/// The backoff of a host set aside doubles at most this many times (to 64
+/// times the first).
+const MAX_BAD_BACKOFF_DOUBLINGS: u32 = 6;
 
 /// Permits held while a request to a host is in progress.
 pub(crate) struct Permit {
@@ -201,7 +202,7 @@ impl Hosts {
             if s.failures < n || (s.bad_until.is_some() && !probe_failed) {
                 return false;
             }
-            let factor = 1u32 << s.times_bad.min(MAX_BAD_BACKOFF_FACTOR.trailing_zeros());
+            let factor = 1u32 << s.times_bad.min(MAX_BAD_BACKOFF_DOUBLINGS);
             s.times_bad += 1;
             s.bad_until = Some(Instant::now() + base.saturating_mul(factor));
             true

@@ -507,7 +507,8 @@ impl Web {
             return None;
         }
         let x = hash3(self.seed, purpose::PAGE_FAULT, u64::from(h), u64::from(l));
-        (unit(x) < rate).then(|| PageFault::ALL[(crate::rng::mix64(x) % 4) as usize])
+        (unit(x) < rate)
+            .then(|| PageFault::ALL[(crate::rng::mix64(x) % PageFault::ALL.len() as u64) as usize])
     }
 
     /// How the page at `url` is broken, if it is (ground truth for tests
