@@ -64,6 +64,11 @@ pub enum Crawler {
     /// Diligenti et al.'s "standard focused" crawler: best first by the
     /// parent's classifier score.
     BestFirst,
+    /// Bergmark's collection synthesis: first come first served, a page's
+    /// links followed when its correlation with its best centroid reaches
+    /// the threshold, or along at most `cutoff` off-topic pages (the
+    /// paper's defaults; `collection-synth` sets its own).
+    Collections,
 }
 
 impl Crawler {
@@ -157,6 +162,13 @@ pub mod defaults {
     /// Attempts at one URL before a transient failure (5xx, 429, a
     /// timeout, a refused or broken connection) abandons it.
     pub const MAX_TRIES: u32 = 3;
+    /// Collection synthesis: a page correlating at least this much with
+    /// its best centroid is a nugget (Bergmark: 0.3 separates "could be
+    /// relevant" from "probably not").
+    pub const COLLECTION_THRESHOLD: f64 = 0.3;
+    /// Collection synthesis: off-topic pages a path may cross (Bergmark:
+    /// "so far 0 is looking best").
+    pub const COLLECTION_CUTOFF: u8 = 0;
 }
 
 #[cfg(test)]

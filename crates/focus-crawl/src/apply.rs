@@ -75,6 +75,7 @@ pub(crate) fn queued(c: &Candidate, frontier: &Frontier, features: &[u32]) -> Qu
         parent: c.parent.map(|p| p.0),
         priority: frontier.priority_of(c.id).unwrap_or(c.priority),
         numtries: frontier.numtries_of(c.id).unwrap_or(c.numtries),
+        tunnel: c.tunnel.off_topic_steps,
         extra,
     }
 }
@@ -177,9 +178,13 @@ pub(crate) fn apply(
             best_leaf: judgement.best,
             taxonomy: &rules.analysis.taxonomy,
             links: &st.tally.links,
+            tunnel: c.tunnel,
         };
-        if let Expansion::Expand { priority } = rules.policy.expand(&verdict) {
+        if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
             for (i, (_, url)) in j.links.iter().enumerate() {
+                if !rules.policy.follows(url) {
+                    continue;
+                }
                 let domain = url.domain_key();
                 let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
                 let p = priority.of(
@@ -187,7 +192,10 @@ pub(crate) fn apply(
                     |rule| st.tally.apprentice.blend(rule, features),
                     || st.tally.hosts.factor(&url.host_key(), &domain),
                 );
-                let cand = Candidate::new(url.clone(), c.depth + 1, Some(c.id), p);
+                let cand = Candidate {
+                    tunnel,
+                    ..Candidate::new(url.clone(), c.depth + 1, Some(c.id), p)
+                };
                 match st.frontier.push(cand.clone()) {
                     PushResult::Queued => new.push(queued(&cand, &st.frontier, features)),
                     PushResult::Raised => {

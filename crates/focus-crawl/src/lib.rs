@@ -73,6 +73,7 @@
 
 mod apply;
 pub mod apprentice;
+pub mod collections;
 mod config;
 mod crawl_graph;
 mod dispatch;

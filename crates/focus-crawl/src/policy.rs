@@ -12,9 +12,12 @@
 //! | [`BreadthFirst`] | baseline | every page | — | FIFO by depth |
 //! | [`RandomOrder`] | 1999 "unfocused" | every page | — | seeded random |
 //! | [`BestFirst`] | Diligenti's "standard focused" | every page | classifier score of the parent | score ↓ |
+//! | [`CollectionSynthesis`] | Bergmark 2002 | nuggets (correlation ≥ threshold, collection not full), and off-topic pages within `cutoff` steps of one | correlation, halved per off-topic step | FIFO by depth (Mercator) |
 
-use focus_core::{ChildPriority, Crawler, SoftOrder, Taxonomy, TopicId};
+use focus_core::{CanonicalUrl, ChildPriority, Crawler, SoftOrder, Taxonomy, TopicId};
+use focus_frontier::TunnelState;
 
+use crate::collections::CollectionSynthesis;
 use crate::link_value::{LinkKind, LinkValue};
 
 /// Which frontier discipline a policy needs (mapped onto `focus-frontier`
@@ -46,6 +49,9 @@ pub struct PageVerdict<'a> {
     pub taxonomy: &'a Taxonomy,
     /// What links of each kind have been worth in this crawl so far.
     pub links: &'a LinkValue,
+    /// The page's own path state: off-topic pages crossed since the last
+    /// relevant page on the path that led to it.
+    pub tunnel: TunnelState,
 }
 
 /// The priority of a page's outlinks: the page's evidence, scaled by link
@@ -122,7 +128,20 @@ pub enum Expansion {
     Expand {
         /// The priority of each outlink (higher is sooner).
         priority: LinkPriority,
+        /// The path state each outlink carries: off-topic steps since the
+        /// last relevant page (0 unless the policy tunnels).
+        tunnel: TunnelState,
     },
+}
+
+impl Expansion {
+    /// Outlinks queued with `priority`, on a path that does not tunnel.
+    pub fn expand(priority: LinkPriority) -> Self {
+        Expansion::Expand {
+            priority,
+            tunnel: TunnelState::default(),
+        }
+    }
 }
 
 /// A crawler's personality.
@@ -145,6 +164,11 @@ pub trait Policy: Send + Sync {
     /// ([`crate::apprentice`]); the papers' rules and the baselines do not.
     fn uses_link_model(&self) -> bool {
         false
+    }
+    /// Whether a link to `url` may be followed at all (a crawler's list of
+    /// URLs never to download); every link by default.
+    fn follows(&self, _url: &CanonicalUrl) -> bool {
+        true
     }
 }
 
@@ -252,7 +276,7 @@ impl Policy for SoftFocus {
                 ..LinkPriority::uniform(r)
             }
         };
-        Expansion::Expand { priority }
+        Expansion::expand(priority)
     }
 }
 
@@ -285,9 +309,7 @@ impl Policy for HardFocus {
     }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
         if Self::admits(page.taxonomy, page.best_leaf) {
-            Expansion::Expand {
-                priority: LinkPriority::uniform(page.relevance.clamp(0.0, 1.0)),
-            }
+            Expansion::expand(LinkPriority::uniform(page.relevance.clamp(0.0, 1.0)))
         } else {
             Expansion::Prune
         }
@@ -309,9 +331,7 @@ impl Policy for BreadthFirst {
         false
     }
     fn expand(&self, _page: &PageVerdict<'_>) -> Expansion {
-        Expansion::Expand {
-            priority: LinkPriority::uniform(0.0),
-        }
+        Expansion::expand(LinkPriority::uniform(0.0))
     }
 }
 
@@ -330,9 +350,7 @@ impl Policy for RandomOrder {
         false
     }
     fn expand(&self, _page: &PageVerdict<'_>) -> Expansion {
-        Expansion::Expand {
-            priority: LinkPriority::uniform(0.0),
-        }
+        Expansion::expand(LinkPriority::uniform(0.0))
     }
 }
 
@@ -352,9 +370,7 @@ impl Policy for BestFirst {
         false
     }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
-        Expansion::Expand {
-            priority: LinkPriority::uniform(page.relevance.clamp(0.0, 1.0)),
-        }
+        Expansion::expand(LinkPriority::uniform(page.relevance.clamp(0.0, 1.0)))
     }
 }
 
@@ -380,6 +396,7 @@ pub fn for_crawler(crawler: Crawler) -> Box<dyn Policy> {
         Crawler::BreadthFirst => Box::new(BreadthFirst),
         Crawler::Random => Box::new(RandomOrder),
         Crawler::BestFirst => Box::new(BestFirst),
+        Crawler::Collections => Box::new(CollectionSynthesis::default()),
     }
 }
 
@@ -412,12 +429,11 @@ mod tests {
             best_leaf,
             taxonomy: &t,
             links: &links,
+            tunnel: TunnelState::default(),
         };
         assert_eq!(
             HardFocus.expand(&v(racing)),
-            Expansion::Expand {
-                priority: LinkPriority::uniform(0.4)
-            }
+            Expansion::expand(LinkPriority::uniform(0.4))
         );
         assert_eq!(HardFocus.expand(&v(hiking)), Expansion::Prune);
         assert_eq!(HardFocus.expand(&v(None)), Expansion::Prune);
@@ -432,13 +448,12 @@ mod tests {
             best_leaf: hiking,
             taxonomy: &t,
             links: &LinkValue::new(),
+            tunnel: TunnelState::default(),
         };
         for soft in [SoftFocus::VLDB, SoftFocus::WWW] {
             assert_eq!(
                 soft.expand(&v),
-                Expansion::Expand {
-                    priority: LinkPriority::uniform(0.05)
-                }
+                Expansion::expand(LinkPriority::uniform(0.05))
             );
             let over = PageVerdict {
                 relevance: 1.5,
@@ -446,9 +461,7 @@ mod tests {
             };
             assert_eq!(
                 soft.expand(&over),
-                Expansion::Expand {
-                    priority: LinkPriority::uniform(1.0)
-                }
+                Expansion::expand(LinkPriority::uniform(1.0))
             );
             assert!(soft.uses_distiller());
         }
@@ -484,21 +497,15 @@ mod tests {
             best_leaf: None,
             taxonomy: &t,
             links: &LinkValue::new(),
+            tunnel: TunnelState::default(),
         };
         for p in [&BreadthFirst as &dyn Policy, &RandomOrder] {
-            assert_eq!(
-                p.expand(&v),
-                Expansion::Expand {
-                    priority: LinkPriority::uniform(0.0)
-                }
-            );
+            assert_eq!(p.expand(&v), Expansion::expand(LinkPriority::uniform(0.0)));
             assert!(!p.uses_distiller());
         }
         assert_eq!(
             BestFirst.expand(&v),
-            Expansion::Expand {
-                priority: LinkPriority::uniform(0.9)
-            }
+            Expansion::expand(LinkPriority::uniform(0.9))
         );
         assert_eq!(RandomOrder.order(), Order::Random);
     }
@@ -516,29 +523,26 @@ mod tests {
             best_leaf: None,
             taxonomy: &t,
             links: &links,
+            tunnel: TunnelState::default(),
         };
         let factor = links.factor(LinkKind::CrossSite);
         assert!(factor < 0.1, "{factor}");
         for soft in [SoftFocus::VLDB, SoftFocus::WWW] {
             assert_eq!(
                 soft.with_learnt_links().expand(&v),
-                Expansion::Expand {
-                    priority: LinkPriority {
-                        page: 0.5,
-                        same_site: 1.0,
-                        cross_site: factor,
-                        by_host_health: false,
-                        by_link_model: false,
-                    }
-                }
+                Expansion::expand(LinkPriority {
+                    page: 0.5,
+                    same_site: 1.0,
+                    cross_site: factor,
+                    by_host_health: false,
+                    by_link_model: false,
+                })
             );
             assert_eq!(soft.with_learnt_links().order(), soft.order());
             // The papers' own rule ignores what links yielded.
             assert_eq!(
                 soft.expand(&v),
-                Expansion::Expand {
-                    priority: LinkPriority::uniform(0.5)
-                }
+                Expansion::expand(LinkPriority::uniform(0.5))
             );
         }
     }

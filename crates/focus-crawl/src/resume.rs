@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use focus_core::{CanonicalUrl, Canonicalizer, DomainKey, HostKey, PageId};
 use focus_fetch::Fingerprint;
-use focus_frontier::Candidate;
+use focus_frontier::{Candidate, TunnelState};
 
 use crate::apply::{
     harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
@@ -124,6 +124,9 @@ pub(crate) fn resume(
         if let Ok(url) = canon.canonicalize(&q.url) {
             st.frontier.push(Candidate {
                 numtries: q.numtries,
+                tunnel: TunnelState {
+                    off_topic_steps: q.tunnel,
+                },
                 ..Candidate::new(url, q.depth, q.parent.map(PageId), q.priority)
             });
         }

@@ -98,6 +98,10 @@ pub struct QueuedUrl {
     /// Attempts already made (the VLDB paper's numtries): a URL put back
     /// after a transient failure keeps its count across a resume.
     pub numtries: u32,
+    /// Off-topic pages on the path that led here since its last relevant
+    /// page (tunnelling: Bergmark's cutoff, BINGO!'s decay); 0 for crawls
+    /// that do not tunnel.
+    pub tunnel: u8,
     /// Engine-defined extra state.
     pub extra: Vec<u8>,
 }

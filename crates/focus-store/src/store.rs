@@ -22,7 +22,7 @@ use crate::error::StoreError;
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
-pub const SCHEMA: &str = "focus-store/4";
+pub const SCHEMA: &str = "focus-store/5";
 
 /// Durability settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -431,6 +431,7 @@ mod tests {
             parent: Some(1),
             priority: 0.5,
             numtries: 0,
+            tunnel: 0,
             extra: vec![],
         }
     }

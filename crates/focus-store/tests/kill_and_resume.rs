@@ -34,6 +34,7 @@ fn queued(n: u64, parent: Option<u64>) -> QueuedUrl {
         parent,
         priority: 0.5,
         numtries: 0,
+        tunnel: 0,
         extra: vec![],
     }
 }
