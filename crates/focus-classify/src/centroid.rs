@@ -84,6 +84,33 @@ impl CentroidQuality {
     }
 }
 
+/// How many documents hold each dictionary term, over how many documents:
+/// the statistics of an idf re-estimate (Bergmark §6.4), from a pre-crawl
+/// pass or the crawl's own pages.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentFrequencies {
+    /// Aligned with the dictionary.
+    df: Vec<u64>,
+    docs: u64,
+}
+
+impl DocumentFrequencies {
+    /// Documents counted.
+    pub fn docs(&self) -> u64 {
+        self.docs
+    }
+
+    /// Adds another count of the same dictionary (ignored otherwise).
+    pub fn merge(&mut self, other: &DocumentFrequencies) {
+        if other.df.len() == self.df.len() {
+            for (a, b) in self.df.iter_mut().zip(&other.df) {
+                *a += b;
+            }
+            self.docs += other.docs;
+        }
+    }
+}
+
 /// Trained centroids plus the dictionary and its idf values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Centroids {
@@ -217,23 +244,57 @@ impl Centroids {
         self.set_idf_from(crawled);
     }
 
-    fn set_idf_from<'a>(&mut self, docs: impl IntoIterator<Item = &'a SparseVec>) {
-        let mut df = vec![0u64; self.dictionary.len()];
-        let mut n = 0u64;
-        for d in docs {
-            n += 1;
-            for &(t, w) in d.entries() {
-                if w > 0.0 {
-                    if let Ok(i) = self.dictionary.binary_search(&t) {
-                        df[i] += 1;
+    /// An empty count of the dictionary's document frequencies, to fill
+    /// with [`Centroids::count_document`] as pages arrive (in any order:
+    /// counting commutes) and apply with [`Centroids::reestimate_idf_from`].
+    pub fn document_frequencies(&self) -> DocumentFrequencies {
+        DocumentFrequencies {
+            df: vec![0; self.dictionary.len()],
+            docs: 0,
+        }
+    }
+
+    /// Counts one document's dictionary terms into `df` (made by this
+    /// model's [`Centroids::document_frequencies`]).
+    pub fn count_document(&self, df: &mut DocumentFrequencies, doc: &SparseVec) {
+        df.docs += 1;
+        for &(t, w) in doc.entries() {
+            if w > 0.0 {
+                if let Ok(i) = self.dictionary.binary_search(&t) {
+                    if let Some(f) = df.df.get_mut(i) {
+                        *f += 1;
                     }
                 }
             }
         }
-        self.idf = df
-            .iter()
-            .map(|&f| (n.max(1) as f64 / f.max(1) as f64).ln())
-            .collect();
+    }
+
+    /// Re-estimates idf from counted document frequencies (§6.4), as
+    /// [`Centroids::reestimate_idf`] does from the documents themselves.
+    /// Counts of another dictionary (a different length) change nothing.
+    pub fn reestimate_idf_from(&mut self, df: &DocumentFrequencies) {
+        if df.df.len() == self.dictionary.len() {
+            self.set_idf(df);
+        }
+    }
+
+    /// The idf of each dictionary term, aligned with
+    /// [`Centroids::dictionary`].
+    pub fn idf(&self) -> &[f64] {
+        &self.idf
+    }
+
+    fn set_idf_from<'a>(&mut self, docs: impl IntoIterator<Item = &'a SparseVec>) {
+        let mut df = self.document_frequencies();
+        for d in docs {
+            self.count_document(&mut df, d);
+        }
+        self.set_idf(&df);
+    }
+
+    fn set_idf(&mut self, df: &DocumentFrequencies) {
+        let n = df.docs.max(1) as f64;
+        self.idf = df.df.iter().map(|&f| (n / f.max(1) as f64).ln()).collect();
         self.centroids = self.tf.iter().map(|tf| self.weigh(tf)).collect();
         self.norms = self.centroids.iter().map(SparseVec::norm).collect();
     }
@@ -374,7 +435,18 @@ mod tests {
             v(&[(1, 1.0)]),
             v(&[(1, 1.0), (2, 1.0)]),
         ];
+        let mut counted = m.clone();
+        let mut df = m.document_frequencies();
+        for d in crawled.iter().rev() {
+            m.count_document(&mut df, d);
+        }
         m.reestimate_idf(&crawled);
+        assert_eq!(df.docs(), 4);
+        counted.reestimate_idf_from(&df);
+        assert_eq!(
+            counted, m,
+            "counted frequencies give the same idf, in any order"
+        );
         assert_eq!(m.dictionary().len(), 3);
         // Term 1 is in every crawled page: idf ln(4/4) = 0; term 2 in one: ln 4.
         let ca = m.centroid(a).unwrap();

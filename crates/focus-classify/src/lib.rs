@@ -60,7 +60,7 @@ pub mod svm;
 pub mod temper;
 mod weights;
 
-pub use centroid::{CentroidConfig, CentroidQuality, Centroids};
+pub use centroid::{CentroidConfig, CentroidQuality, Centroids, DocumentFrequencies};
 pub use featurize::Featurizer;
 pub use hier_nb::{HierNb, HierNbConfig, Scoring};
 pub use layered_nb::{LayerVerdict, LayeredNb};

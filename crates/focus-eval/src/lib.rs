@@ -42,4 +42,4 @@ pub use multilabel::{multilabel_scores, LabelScores};
 pub use overlap::{link_distances, overlap_curve};
 pub use reliability::{reliability_bins, ReliabilityBin};
 pub use roc::roc_auc;
-pub use svg::{harvest_plot, histogram, line_chart, reliability_plot, Series};
+pub use svg::{harvest_plot, histogram, line_chart, reliability_plot, scatter, Series};

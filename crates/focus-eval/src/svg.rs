@@ -177,6 +177,31 @@ fn polyline(svg: &mut String, f: &Frame, pts: impl Iterator<Item = (f64, f64)>, 
     );
 }
 
+/// Several series as dots, one colour each (Bergmark's Figures 7–8:
+/// correlation against download order).
+pub fn scatter(title: &str, xlabel: &str, ylabel: &str, series: &[Series]) -> String {
+    let f = bounds(series);
+    let mut svg = String::new();
+    axes(&mut svg, &f, title, xlabel, ylabel);
+    for (i, s) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        for &(x, y) in &s.points {
+            let _ = write!(
+                svg,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="1.5" fill="{color}"/>"#,
+                f.px(x),
+                f.py(y)
+            );
+        }
+    }
+    legend(
+        &mut svg,
+        &series.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
 /// Several series as lines (Figures 3–4, 6–7).
 pub fn line_chart(title: &str, xlabel: &str, ylabel: &str, series: &[Series]) -> String {
     let f = bounds(series);
@@ -322,6 +347,9 @@ mod tests {
             line_chart("t", "x", "y", &s).matches("<polyline").count(),
             2
         );
+        let dots = scatter("t", "x", "y", &s);
+        assert_eq!(dots.matches("<circle").count(), 3, "one dot per point");
+        assert_eq!(dots.matches("<polyline").count(), 0);
         let h = histogram("h", "x", &s);
         assert_eq!(
             h.matches("<rect").count(),

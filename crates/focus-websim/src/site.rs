@@ -56,6 +56,21 @@ pub trait Site: Send + Sync + std::fmt::Debug {
     /// from the seed URLs.
     fn sample(&self, topic: TopicId, n: usize) -> Vec<PageRef>;
 
+    /// What a person who knows `topic` would type into the search service
+    /// to find it (the query of collection synthesis, standing in for
+    /// Bergmark's Google queries): by default the words of the topic's
+    /// own name (`Science/Chemistry/Chemical_elements` → `chemical
+    /// elements`).
+    fn topic_query(&self, topic: TopicId) -> String {
+        let path = self.taxonomy().path(topic);
+        let last = path.rsplit('/').next().unwrap_or(path);
+        last.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// A topic by name: its path in [`Site::taxonomy`], or a spelling the
     /// site's source uses for it (a corpus's own category names).
     fn find_topic(&self, name: &str) -> Option<TopicId> {
@@ -131,6 +146,9 @@ pub(crate) fn param(query: &str, name: &str) -> Option<String> {
         })
     })
 }
+
+/// Words of a synthetic topic's query ([`Site::topic_query`]).
+const QUERY_WORDS: usize = 3;
 
 /// Largest answer a service gives.
 pub(crate) const MAX_ANSWERS: usize = 1000;
@@ -209,6 +227,12 @@ impl Site for Web {
     }
     fn search(&self, query: &str, max: usize) -> Vec<String> {
         Web::search(self, query, max)
+    }
+    /// The synthetic topics' names are not in their pages' text: the
+    /// query is the head of the topic's own vocabulary instead, the words
+    /// its pages use most.
+    fn topic_query(&self, topic: TopicId) -> String {
+        Web::topic_words(self, topic, QUERY_WORDS).join(" ")
     }
     fn seed_urls(&self, topic: TopicId, n: usize) -> Vec<String> {
         Web::seed_urls(self, topic, n)

@@ -248,6 +248,19 @@ impl Web {
         &self.faults
     }
 
+    /// The first `n` words of `topic`'s own vocabulary, most frequent
+    /// first (empty for the root or an unknown topic).
+    pub fn topic_words(&self, topic: TopicId, n: usize) -> Vec<String> {
+        self.topics
+            .vocab
+            .get(topic.0 as usize)
+            .into_iter()
+            .flatten()
+            .take(n)
+            .map(|&w| self.topics.word(w).to_owned())
+            .collect()
+    }
+
     /// The host name of the backlink and search services.
     pub fn search_host(&self) -> &str {
         &self.config.search_host
