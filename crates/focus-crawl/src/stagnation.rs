@@ -69,7 +69,11 @@ impl Diagnosis {
         for (t, share) in &self.dominant {
             let _ = write!(s, " {} ({:.0} %),", taxonomy.path(*t), share * 100.0);
         }
-        s.pop();
+        if self.dominant.is_empty() {
+            s.push_str(" pages of no class");
+        } else {
+            s.pop();
+        }
         match self.suggestion {
             Some(t) => {
                 let _ = write!(
@@ -274,5 +278,19 @@ mod tests {
         let d = m.diagnose(&t).unwrap();
         assert_eq!(d.suggestion, None);
         assert!(d.report(&t).contains("no ancestor"));
+    }
+
+    #[test]
+    fn a_neighbourhood_of_unclassified_pages_is_named_as_such() {
+        let t = finance();
+        let d = Diagnosis {
+            pages: 500,
+            moving_average: 0.1,
+            dominant: Vec::new(),
+            suggestion: None,
+        };
+        assert!(d
+            .report(&t)
+            .contains("dominated by pages of no class. They share"));
     }
 }
