@@ -130,7 +130,13 @@ const RULES: &[Rule] = &[
     },
     Rule {
         dependency: "focus-app",
-        allowed: &["focus-soft", "focus-hard", "focus-experiments", "xtask"],
+        allowed: &[
+            "focus-soft",
+            "focus-hard",
+            "collection-synth",
+            "focus-experiments",
+            "xtask",
+        ],
         dev_ok: false,
         why: "focus-app is composition for the binaries; no library may depend on it",
     },

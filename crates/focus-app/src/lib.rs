@@ -33,10 +33,15 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod collections;
 mod progress;
 mod setup;
 mod websim_text;
 
+pub use collections::{
+    collection_slug, collections_table, parse_topics, run_collections, Collection,
+    CollectionsOutcome, CollectionsReport, Member, TopicSpec, CORPUS_TOPICS, RANKS, WEBSIM_TOPICS,
+};
 pub use focus_eval::Summary;
 pub use setup::{run, AppError};
 pub use websim_text::{websim_leaf_accuracy, websim_pages};

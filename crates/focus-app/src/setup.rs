@@ -48,7 +48,7 @@ const DEFAULT_GOOD: &str = "recreation/outdoors";
 /// by the fetcher's wall clock — the crawl waits out failing hosts itself,
 /// on its logical clock (`focus_crawl::host_health`), so a seeded crawl
 /// stays the same crawl, and its URLs wait in the frontier meanwhile.
-fn crawl_fetch_config(base: FetchConfig, plan: &CrawlPlan) -> FetchConfig {
+pub(crate) fn crawl_fetch_config(base: FetchConfig, plan: &CrawlPlan) -> FetchConfig {
     FetchConfig {
         host_interval: plan.host_interval.unwrap_or(base.host_interval),
         bad_after_failures: None,
@@ -71,18 +71,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
             dead_links,
             page_faults,
         } => {
-            let mut config = match pages {
-                Some(n) => WebConfig::default().with_pages(*n),
-                None => WebConfig::default(),
-            };
-            if let Some(percent) = dead_links {
-                config.links.dead_cross_host = f64::from(*percent) / 100.0;
-            }
-            if let Some(percent) = page_faults {
-                config.page_faults = f64::from(*percent) / 100.0;
-            }
-            let web: Arc<dyn Site> =
-                Arc::new(Web::new(config, plan.seed).map_err(|e| AppError::Input(e.to_string()))?);
+            let web = websim(*pages, *dead_links, *page_faults, plan.seed)?;
             let good: Vec<String> = if good.is_empty() {
                 vec![DEFAULT_GOOD.to_owned()]
             } else {
@@ -117,18 +106,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
             parts
         }
         TopicSource::Examples { dir, good, seeds } => {
-            let mut connect_to = Vec::new();
-            for c in &plan.connect_to {
-                connect_to.push(ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?);
-            }
-            let cfg = crawl_fetch_config(
-                FetchConfig {
-                    connect_to,
-                    ..FetchConfig::default()
-                },
-                plan,
-            );
-            let fetcher = Fetcher::new(cfg).map_err(|e| AppError::Input(e.to_string()))?;
+            let fetcher = web_fetcher(plan)?;
             let (taxonomy, examples) =
                 folder_examples(dir, good, &fetcher, &featurizer, &canon).await?;
             let seeds = read_seeds(seeds, &canon)?;
@@ -164,23 +142,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         temper.alpha
     );
 
-    let mut cfg = CrawlConfig::new(plan.out.clone());
-    cfg.max_pages = plan.max_pages;
-    cfg.time_limit = plan.time_limit;
-    cfg.batch = plan.concurrency;
-    cfg.distill_every = plan.distill_every;
-    cfg.dispatch = plan.strategy.dispatch;
-    cfg.frontier_memory = plan.frontier_memory;
-    cfg.max_tries = plan.max_tries;
-    cfg.seed = plan.seed;
-    cfg.resume = plan.resume;
-    let stop = cfg.stop.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            tracing::warn!("interrupted: finishing the current batch, then writing outputs (resume with --resume)");
-            stop.store(true, Ordering::Relaxed);
-        }
-    });
+    let cfg = crawl_config(plan);
     let parts = Parts {
         fetcher,
         classifier: Arc::new(classifier),
@@ -199,6 +161,70 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
     Ok(summary?)
 }
 
+/// The embedded websim the websim flags describe: `pages` pages (default
+/// web otherwise), `dead_links` percent of cross-host links dead,
+/// `page_faults` percent of pages broken, generated from `seed`.
+pub(crate) fn websim(
+    pages: Option<u32>,
+    dead_links: Option<u8>,
+    page_faults: Option<u8>,
+    seed: u64,
+) -> Result<Arc<dyn Site>, AppError> {
+    let mut config = match pages {
+        Some(n) => WebConfig::default().with_pages(n),
+        None => WebConfig::default(),
+    };
+    if let Some(percent) = dead_links {
+        config.links.dead_cross_host = f64::from(percent) / 100.0;
+    }
+    if let Some(percent) = page_faults {
+        config.page_faults = f64::from(percent) / 100.0;
+    }
+    Ok(Arc::new(
+        Web::new(config, seed).map_err(|e| AppError::Input(e.to_string()))?,
+    ))
+}
+
+/// A crawl's fetcher for the web: the real web's settings, with the
+/// plan's `--connect-to` rules.
+pub(crate) fn web_fetcher(plan: &CrawlPlan) -> Result<Fetcher, AppError> {
+    let mut connect_to = Vec::new();
+    for c in &plan.connect_to {
+        connect_to.push(ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?);
+    }
+    let cfg = crawl_fetch_config(
+        FetchConfig {
+            connect_to,
+            ..FetchConfig::default()
+        },
+        plan,
+    );
+    Fetcher::new(cfg).map_err(|e| AppError::Input(e.to_string()))
+}
+
+/// The engine settings a plan asks for; Ctrl-C stops the crawl cleanly
+/// between batches.
+pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
+    let mut cfg = CrawlConfig::new(plan.out.clone());
+    cfg.max_pages = plan.max_pages;
+    cfg.time_limit = plan.time_limit;
+    cfg.batch = plan.concurrency;
+    cfg.distill_every = plan.distill_every;
+    cfg.dispatch = plan.strategy.dispatch;
+    cfg.frontier_memory = plan.frontier_memory;
+    cfg.max_tries = plan.max_tries;
+    cfg.seed = plan.seed;
+    cfg.resume = plan.resume;
+    let stop = cfg.stop.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            tracing::warn!("interrupted: finishing the current batch, then writing outputs (resume with --resume)");
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    cfg
+}
+
 /// What a crawl is given besides its policy: the fetcher, the crawler's
 /// taxonomy with good marks, training examples, seeds and (on a served
 /// web) the evaluation-only truth.
@@ -212,13 +238,13 @@ type Inputs = (
 
 /// A web served on loopback for one crawl: the embedded websim or a
 /// replayed corpus, behind the one [`Site`] interface.
-struct Served {
-    site: Arc<dyn Site>,
-    handle: ServerHandle,
+pub(crate) struct Served {
+    pub(crate) site: Arc<dyn Site>,
+    pub(crate) handle: ServerHandle,
 }
 
 impl Served {
-    async fn start(site: Arc<dyn Site>, what: &str) -> Result<Self, AppError> {
+    pub(crate) async fn start(site: Arc<dyn Site>, what: &str) -> Result<Self, AppError> {
         let addr = "127.0.0.1:0"
             .parse()
             .map_err(|_| AppError::Input("bad address".into()))?;
@@ -235,6 +261,15 @@ impl Served {
         Ok(Self { site, handle })
     }
 
+    /// A crawl's fetcher for this site: every host routed to the loopback
+    /// server.
+    pub(crate) fn fetcher(&self, plan: &CrawlPlan) -> Result<Fetcher, AppError> {
+        let rule = ConnectTo::parse(&self.handle.connect_to())
+            .map_err(|e| AppError::Input(e.to_string()))?;
+        Fetcher::new(crawl_fetch_config(FetchConfig::loopback(vec![rule]), plan))
+            .map_err(|e| AppError::Input(e.to_string()))
+    }
+
     /// The crawl's inputs on this site: examples sampled from it (or read
     /// from `examples`), seeds of the first good topic (or read from
     /// `seeds`), truth from the site's labels.
@@ -248,10 +283,7 @@ impl Served {
         canon: &Canonicalizer,
     ) -> Result<Inputs, AppError> {
         let site = &self.site;
-        let rule = ConnectTo::parse(&self.handle.connect_to())
-            .map_err(|e| AppError::Input(e.to_string()))?;
-        let fetcher = Fetcher::new(crawl_fetch_config(FetchConfig::loopback(vec![rule]), plan))
-            .map_err(|e| AppError::Input(e.to_string()))?;
+        let fetcher = self.fetcher(plan)?;
         // Good topics in the site's own taxonomy (for seeds and truth).
         let site_good = good
             .iter()
@@ -402,7 +434,7 @@ async fn fetch_example_urls(
     set: &focus_examples::ExampleSet,
     fetcher: &Fetcher,
 ) -> std::collections::HashMap<usize, focus_fetch::FetchOutcome> {
-    let mut urls = set
+    let urls = set
         .examples
         .iter()
         .enumerate()
@@ -410,6 +442,17 @@ async fn fetch_example_urls(
             ExampleContent::Url(url) => Some((i, url.clone())),
             _ => None,
         });
+    fetch_all(urls, fetcher).await
+}
+
+/// Fetches `urls` (keyed), at most [`EXAMPLE_FETCHES`] at a time (the
+/// fetcher still keeps each host's politeness interval); a fetch task that
+/// died is logged and left out.
+pub(crate) async fn fetch_all(
+    urls: impl IntoIterator<Item = (usize, CanonicalUrl)>,
+    fetcher: &Fetcher,
+) -> std::collections::HashMap<usize, focus_fetch::FetchOutcome> {
+    let mut urls = urls.into_iter();
     let mut done = std::collections::HashMap::new();
     let mut running = tokio::task::JoinSet::new();
     loop {
@@ -422,15 +465,17 @@ async fn fetch_example_urls(
             Some(Ok((i, outcome))) => {
                 done.insert(i, outcome);
             }
-            // A fetch task that died leaves its example out (logged).
-            Some(Err(err)) => tracing::warn!("an example fetch failed: {err}"),
+            Some(Err(err)) => tracing::warn!("a fetch task failed: {err}"),
             None => break,
         }
     }
     done
 }
 
-fn read_seeds(path: &Path, canon: &Canonicalizer) -> Result<Vec<CanonicalUrl>, AppError> {
+pub(crate) fn read_seeds(
+    path: &Path,
+    canon: &Canonicalizer,
+) -> Result<Vec<CanonicalUrl>, AppError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| AppError::Input(format!("{}: {e}", path.display())))?;
     let mut seeds = Vec::new();

@@ -30,10 +30,15 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod args;
+mod collections;
 mod plan;
 
 pub use args::{
     parse_duration, BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg,
+};
+pub use collections::{
+    CollectionArgs, CollectionPlan, CollectionPlanError, IdfArg, IdfSource, DEFAULT_IDF_PAGES,
+    DEFAULT_MIN_OVERLAP, DEFAULT_RESULTS, DEFAULT_TERMS, MIN_SEED_PAGES,
 };
 pub use focus_core::{ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
 pub use plan::{

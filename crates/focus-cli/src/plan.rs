@@ -173,7 +173,8 @@ impl CrawlPlan {
         }
         let source = match (&a.corpus, &a.examples, &a.seeds) {
             (Some(dir), examples, seeds) => {
-                if a.good.is_empty() {
+                // Collection synthesis picks its own topics of a corpus.
+                if a.good.is_empty() && own != Crawler::Collections {
                     return Err(PlanError::CorpusWithoutGood);
                 }
                 TopicSource::Corpus {
