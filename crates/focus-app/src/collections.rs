@@ -155,6 +155,22 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
         model.dictionary().len(),
         100.0 * quality.self_assigned()
     );
+    let nearest: BTreeMap<TopicId, (TopicId, f64)> = quality
+        .nearest()
+        .into_iter()
+        .filter_map(|(t, n)| Some((t, n?)))
+        .collect();
+    for (i, t) in quality.topics.iter().enumerate() {
+        let (own, of) = quality.own[i];
+        tracing::info!(
+            "centroid `{}`: {own} of {of} seed pages assigned back to it; nearest centroid {}",
+            taxonomy.path(*t),
+            nearest.get(t).map_or("none".to_owned(), |(n, s)| format!(
+                "`{}` (cosine {s:.2})",
+                taxonomy.path(*n)
+            ))
+        );
+    }
     for t in &ids {
         if !model.topics().contains(t) {
             tracing::warn!(
@@ -244,11 +260,6 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
     let dir = crawl.out.join("collections");
     std::fs::create_dir_all(&dir)
         .map_err(|e| AppError::Input(format!("{}: {e}", dir.display())))?;
-    let nearest: BTreeMap<TopicId, (TopicId, f64)> = quality
-        .nearest()
-        .into_iter()
-        .filter_map(|(t, n)| Some((t, n?)))
-        .collect();
     let fetched = crawled.pages.len();
     let mut collections = Vec::new();
     for (spec, &id) in specs.iter().zip(&ids) {
@@ -313,6 +324,14 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
         idf,
         threshold: plan.threshold,
         mean_precision,
+        centroid_similarity: (
+            quality
+                .topics
+                .iter()
+                .map(|&t| taxonomy.path(t).to_owned())
+                .collect(),
+            quality.similarity.clone(),
+        ),
     };
     let by_name: BTreeMap<String, TopicId> = ids
         .iter()

@@ -76,6 +76,10 @@ pub struct CollectionsReport {
     /// Mean precision at each of [`RANKS`] over the collections that reach
     /// it, and how many do.
     pub mean_precision: Vec<(Option<f64>, usize)>,
+    /// The topics with a centroid and the cosine similarity of every pair
+    /// of their centroids (the paper's Figure 4 check: centroids should
+    /// stand apart).
+    pub centroid_similarity: (Vec<String>, Vec<Vec<f64>>),
 }
 
 /// Pages of a crawl as its collections hold them.
