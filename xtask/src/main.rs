@@ -46,6 +46,10 @@ tasks:
   tidy   repository conventions (every .rs file opens with a //! doc)
   repro chakrabarti [--pages N] [--seed S]
          the 1999 papers' figures on the websim -> docs/results/
+  repro bergmark [--pages N] [--seed S] [--corpus PATH]
+         collection synthesis: 20- vs 40-term centroids, precision
+         against rank, original vs re-estimated idf, on the websim and
+         the replayed corpus -> docs/results/bergmark.md (about 2 min)
   eval wikispeedia [--corpus PATH] [--eval-pages N] [--seed S] [--no-reference]
          every crawler on the replayed Wikispeedia corpus (default
          ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,

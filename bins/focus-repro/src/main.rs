@@ -13,6 +13,9 @@ use clap::{Parser, ValueEnum};
 enum Paper {
     /// Chakrabarti et al. 1999 (WWW8 Figures 3–7 and 9, VLDB Figure 6).
     Chakrabarti,
+    /// Bergmark 2002 (Figures 5–9) on the websim and the replayed corpus
+    /// (`--corpus`, when it is there).
+    Bergmark,
     /// Every crawler on the replayed Wikispeedia corpus (`--corpus`).
     Wikispeedia,
 }
@@ -105,6 +108,19 @@ async fn main() -> anyhow::Result<()> {
         println!("written to {}", cfg.out.display());
         return Ok(());
     }
+    if cli.paper == Paper::Bergmark {
+        let cfg = focus_experiments::bergmark::BergmarkConfig {
+            out: cli.out,
+            work: cli.work,
+            pages: cli.pages,
+            seed: cli.seed,
+            corpus: Some(cli.corpus),
+        };
+        let report = focus_experiments::bergmark::bergmark(&cfg).await?;
+        println!("{report}");
+        println!("written to {}", cfg.out.display());
+        return Ok(());
+    }
     let cfg = focus_experiments::repro::ReproConfig {
         out: cli.out,
         work: cli.work,
@@ -112,7 +128,7 @@ async fn main() -> anyhow::Result<()> {
         seed: cli.seed,
     };
     let report = match cli.paper {
-        Paper::Chakrabarti | Paper::Wikispeedia => {
+        Paper::Chakrabarti | Paper::Wikispeedia | Paper::Bergmark => {
             focus_experiments::repro::chakrabarti(&cfg).await?
         }
     };
