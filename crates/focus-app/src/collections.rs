@@ -293,6 +293,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
             name,
             query: spec.query.clone(),
             seed_pages: examples.iter().filter(|e| e.topic == id).count(),
+            seed_precision: seed_precision(&spec.urls, |u| judge_topic(u, id)),
             has_centroid: pos.is_some(),
             seeds_self_assigned: pos.map_or((0, 0), |i| quality.own[i]),
             nearest: nearest
@@ -362,6 +363,13 @@ pub fn collection_slug(name: &str) -> String {
 /// The report as the markdown table `collections.md` holds.
 pub fn collections_table(report: &CollectionsReport) -> String {
     report::table(report)
+}
+
+/// The share of `urls` that `judge` puts in the category (`None` without
+/// URLs or truth).
+fn seed_precision(urls: &[String], judge: impl Fn(&str) -> Option<bool>) -> Option<f64> {
+    let judged: Vec<bool> = urls.iter().map(|u| judge(u)).collect::<Option<_>>()?;
+    (!judged.is_empty()).then(|| judged.iter().filter(|&&r| r).count() as f64 / judged.len() as f64)
 }
 
 fn write(path: &std::path::Path, text: &str) -> Result<(), AppError> {

@@ -42,6 +42,10 @@ pub struct Collection {
     pub query: Option<String>,
     /// Seed pages fetched for its centroid.
     pub seed_pages: usize,
+    /// The share of its seed pages (search results or given URLs) that
+    /// belong to its category (when there is truth): what its centroid
+    /// was built from.
+    pub seed_precision: Option<f64>,
     /// Whether it had enough seed pages for a centroid.
     pub has_centroid: bool,
     /// Its seed pages assigned back to its own centroid, of all of them.
@@ -239,16 +243,17 @@ pub(crate) fn scatter(
 /// The report as a markdown table.
 pub(crate) fn table(r: &CollectionsReport) -> String {
     let mut s = String::from(
-        "| collection | seeds (own centroid) | size | nuggets | P@10 | P@50 | P@100 | P(all) | category share |\n|---|---|---|---|---|---|---|---|---|\n",
+        "| collection | seeds (own centroid) | seeds in category | size | nuggets | P@10 | P@50 | P@100 | P(all) | category share |\n|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let f = |x: Option<f64>| x.map_or("–".to_owned(), |v| format!("{v:.2}"));
     for c in &r.collections {
         let _ = writeln!(
             s,
-            "| {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} |",
             c.name,
             c.seed_pages,
             c.seeds_self_assigned.0,
+            f(c.seed_precision),
             c.size,
             c.nuggets,
             f(c.precision.first().copied().flatten()),
@@ -258,7 +263,7 @@ pub(crate) fn table(r: &CollectionsReport) -> String {
             f(c.category_share),
         );
     }
-    let _ = write!(s, "| mean (collections reaching the rank) | | | |");
+    let _ = write!(s, "| mean (collections reaching the rank) | | | | |");
     for (p, n) in &r.mean_precision {
         let _ = write!(s, " {} ({n}) |", f(*p));
     }
