@@ -54,21 +54,47 @@ impl LayeredNb {
         layers: &[Vec<SparseVec>],
         equal_priors: bool,
     ) -> Result<LayeredNb, ClassifyError> {
+        Self::train_with_reference(layers, layers.iter().flatten(), equal_priors)
+    }
+
+    /// Trains as [`LayeredNb::train`], with idf over a `reference` corpus
+    /// (the paper's: documents of a web crawl) instead of the training
+    /// documents; the vocabulary stays the training documents' terms, and
+    /// a term the reference never holds counts as held once.
+    pub fn train_with_reference<'a>(
+        layers: &[Vec<SparseVec>],
+        reference: impl IntoIterator<Item = &'a SparseVec>,
+        equal_priors: bool,
+    ) -> Result<LayeredNb, ClassifyError> {
         if layers.is_empty() || layers.iter().any(Vec::is_empty) {
             return Err(ClassifyError::Training(
                 "every layer needs at least one document".into(),
             ));
         }
-        let all = layers.iter().flatten();
         let n = layers.iter().map(Vec::len).sum::<usize>() as f64;
         let mut df: HashMap<TermId, f64> = HashMap::new();
-        for d in all {
+        for d in layers.iter().flatten() {
             for &(t, _) in d.entries() {
-                *df.entry(t).or_insert(0.0) += 1.0;
+                df.entry(t).or_insert(0.0);
+            }
+        }
+        let mut reference_n = 0.0;
+        for d in reference {
+            reference_n += 1.0;
+            for &(t, w) in d.entries() {
+                if w > 0.0 {
+                    if let Some(f) = df.get_mut(&t) {
+                        *f += 1.0;
+                    }
+                }
             }
         }
         let vocab = df.len() as f64;
-        let mut idf: Vec<(TermId, f64)> = df.into_iter().map(|(t, f)| (t, (n / f).ln())).collect();
+        let reference_n = if reference_n > 0.0 { reference_n } else { n };
+        let mut idf: Vec<(TermId, f64)> = df
+            .into_iter()
+            .map(|(t, f)| (t, (reference_n / f.max(1.0)).ln().max(0.0)))
+            .collect();
         idf.sort_by_key(|p| p.0);
         let mut model = LayeredNb {
             layers: Vec::new(),
@@ -168,6 +194,18 @@ impl LayeredNb {
         self.posteriors_reduced(&self.reduce(counts))
     }
 
+    /// The class a [`Judgement`] names layer `j` by: `TopicId(j + 1)`, so
+    /// a taxonomy whose topics are the layers in order (after the root)
+    /// names them.
+    pub fn class_of(layer: usize) -> TopicId {
+        TopicId(layer as u32 + 1)
+    }
+
+    /// The number of layers (N + 1 for a context graph of depth N).
+    pub fn layer_count(&self) -> usize {
+        self.layers.len()
+    }
+
     /// The per-layer thresholds (minimum training likelihood).
     pub fn thresholds(&self) -> &[f64] {
         &self.thresholds
@@ -207,18 +245,19 @@ impl LayeredNb {
 
 impl Classifier for LayeredNb {
     /// Relevance is P(c_0|d), the layer-0 (target) likelihood, as in the
-    /// paper's relevance plots; `best` is `TopicId(j)` for layer j, `None`
-    /// for "other"; scores are the layer posteriors keyed the same way.
+    /// paper's relevance plots; `best` is [`LayeredNb::class_of`] the
+    /// winning layer, `None` for "other"; scores are the layer posteriors
+    /// keyed the same way.
     fn classify(&self, counts: &SparseVec) -> Judgement {
         let p = self.posteriors(counts);
         let best = match self.verdict(counts) {
-            LayerVerdict::Layer(j, _) => Some(TopicId(j as u32)),
+            LayerVerdict::Layer(j, _) => Some(Self::class_of(j)),
             LayerVerdict::Other => None,
         };
         let mut scores: Vec<(TopicId, f64)> = p
             .iter()
             .enumerate()
-            .map(|(j, &q)| (TopicId(j as u32), q))
+            .map(|(j, &q)| (Self::class_of(j), q))
             .collect();
         scores.sort_by(|a, b| b.1.total_cmp(&a.1));
         Judgement {
@@ -266,6 +305,9 @@ mod tests {
         assert_eq!(m.verdict(&d), LayerVerdict::Other);
         let j = m.classify(&d);
         assert_eq!(j.best, None);
+        let a_page = m.classify(&v(&[(1, 2.0), (2, 1.0)]));
+        assert_eq!(a_page.best, Some(LayeredNb::class_of(0)));
+        assert_eq!(LayeredNb::class_of(0), TopicId(1), "the root is no layer");
         assert!((j.relevance - sigma(2.0 / 3.0 * a)).abs() < 1e-9);
         assert_eq!(LayeredNb::from_bytes(&m.to_bytes().unwrap()).unwrap(), m);
     }
@@ -284,5 +326,32 @@ mod tests {
         let m = LayeredNb::train(&[docs[..2].to_vec(), docs[2..].to_vec()], true).unwrap();
         assert!(m.reduce(&docs[0]).len() <= REDUCED_COMPONENTS);
         assert!(LayeredNb::train(&[vec![]], true).is_err());
+    }
+
+    #[test]
+    fn a_reference_corpus_sets_idf() {
+        let (a, b) = (v(&[(1, 2.0), (2, 1.0)]), v(&[(2, 1.0), (3, 2.0)]));
+        let layers = [vec![a.clone()], vec![b.clone()]];
+        // The same documents as reference: the same model as plain training.
+        let own = LayeredNb::train_with_reference(&layers, [&a, &b], true).unwrap();
+        assert_eq!(own, LayeredNb::train(&layers, true).unwrap());
+        // A reference where term 2 is rare and term 1 everywhere.
+        let reference: Vec<SparseVec> = (0..8)
+            .map(|i| {
+                if i == 0 {
+                    v(&[(1, 1.0), (2, 1.0)])
+                } else {
+                    v(&[(1, 1.0)])
+                }
+            })
+            .collect();
+        let m = LayeredNb::train_with_reference(&layers, &reference, true).unwrap();
+        let x = m.reduce(&v(&[(1, 1.0), (2, 1.0)]));
+        assert_eq!(x.get(TermId(1)), 0.0, "in every reference document");
+        assert!((x.get(TermId(2)) - 8f64.ln()).abs() < 1e-12);
+        assert!(
+            (m.reduce(&v(&[(3, 1.0)])).get(TermId(3)) - 8f64.ln()).abs() < 1e-12,
+            "never seen: once"
+        );
     }
 }

@@ -69,6 +69,10 @@ pub enum Crawler {
     /// the threshold, or along at most `cutoff` off-topic pages (the
     /// paper's defaults; `collection-synth` sets its own).
     Collections,
+    /// Diligenti et al.'s context-focused crawler: a page's links are
+    /// followed in the order of the queue (context-graph layer, then
+    /// "other") its per-layer classifier puts it in, by likelihood.
+    Context,
 }
 
 impl Crawler {

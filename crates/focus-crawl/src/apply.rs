@@ -179,6 +179,7 @@ pub(crate) fn apply(
             taxonomy: &rules.analysis.taxonomy,
             links: &st.tally.links,
             tunnel: c.tunnel,
+            scores: &judgement.scores,
         };
         if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
             for (i, (_, url)) in j.links.iter().enumerate() {

@@ -171,6 +171,7 @@ mod tests {
             tunnel: TunnelState {
                 off_topic_steps: steps,
             },
+            scores: &[],
         }
     }
 

@@ -75,6 +75,7 @@ mod apply;
 pub mod apprentice;
 pub mod collections;
 mod config;
+pub mod context_graph;
 mod crawl_graph;
 mod dispatch;
 mod distill_step;

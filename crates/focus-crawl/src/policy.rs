@@ -12,12 +12,14 @@
 //! | [`BreadthFirst`] | baseline | every page | — | FIFO by depth |
 //! | [`RandomOrder`] | 1999 "unfocused" | every page | — | seeded random |
 //! | [`BestFirst`] | Diligenti's "standard focused" | every page | classifier score of the parent | score ↓ |
+//! | [`ContextFocused`] | Diligenti et al. 2000 | every page | (N + 1 − queue) + likelihood: the page's context-graph layer, or "other", then its likelihood | priority ↓ (the N+2 queues as one order) |
 //! | [`CollectionSynthesis`] | Bergmark 2002 | nuggets (correlation ≥ threshold, collection not full), and off-topic pages within `cutoff` steps of one | correlation, halved per off-topic step | FIFO by depth (Mercator) |
 
 use focus_core::{CanonicalUrl, ChildPriority, Crawler, SoftOrder, Taxonomy, TopicId};
 use focus_frontier::TunnelState;
 
 use crate::collections::CollectionSynthesis;
+use crate::context_graph::ContextFocused;
 use crate::link_value::{LinkKind, LinkValue};
 
 /// Which frontier discipline a policy needs (mapped onto `focus-frontier`
@@ -52,6 +54,9 @@ pub struct PageVerdict<'a> {
     /// The page's own path state: off-topic pages crossed since the last
     /// relevant page on the path that led to it.
     pub tunnel: TunnelState,
+    /// The classifier's per-class scores, highest first (empty when the
+    /// classifier gives none).
+    pub scores: &'a [(TopicId, f64)],
 }
 
 /// The priority of a page's outlinks: the page's evidence, scaled by link
@@ -397,6 +402,7 @@ pub fn for_crawler(crawler: Crawler) -> Box<dyn Policy> {
         Crawler::Random => Box::new(RandomOrder),
         Crawler::BestFirst => Box::new(BestFirst),
         Crawler::Collections => Box::new(CollectionSynthesis::default()),
+        Crawler::Context => Box::new(ContextFocused::with_depth(crate::context_graph::DEPTH)),
     }
 }
 
@@ -430,6 +436,7 @@ mod tests {
             taxonomy: &t,
             links: &links,
             tunnel: TunnelState::default(),
+            scores: &[],
         };
         assert_eq!(
             HardFocus.expand(&v(racing)),
@@ -449,6 +456,7 @@ mod tests {
             taxonomy: &t,
             links: &LinkValue::new(),
             tunnel: TunnelState::default(),
+            scores: &[],
         };
         for soft in [SoftFocus::VLDB, SoftFocus::WWW] {
             assert_eq!(
@@ -498,6 +506,7 @@ mod tests {
             taxonomy: &t,
             links: &LinkValue::new(),
             tunnel: TunnelState::default(),
+            scores: &[],
         };
         for p in [&BreadthFirst as &dyn Policy, &RandomOrder] {
             assert_eq!(p.expand(&v), Expansion::expand(LinkPriority::uniform(0.0)));
@@ -524,6 +533,7 @@ mod tests {
             taxonomy: &t,
             links: &links,
             tunnel: TunnelState::default(),
+            scores: &[],
         };
         let factor = links.factor(LinkKind::CrossSite);
         assert!(factor < 0.1, "{factor}");
