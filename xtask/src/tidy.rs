@@ -134,6 +134,7 @@ const RULES: &[Rule] = &[
             "focus-soft",
             "focus-hard",
             "collection-synth",
+            "context-graph",
             "focus-experiments",
             "xtask",
         ],

@@ -34,6 +34,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod collections;
+mod context_graph;
 mod progress;
 mod setup;
 mod websim_text;
@@ -42,6 +43,7 @@ pub use collections::{
     collection_slug, collections_table, parse_topics, run_collections, Collection,
     CollectionsOutcome, CollectionsReport, Member, TopicSpec, CORPUS_TOPICS, RANKS, WEBSIM_TOPICS,
 };
+pub use context_graph::{run_context, ContextOutcome};
 pub use focus_eval::Summary;
 pub use setup::{run, AppError};
 pub use websim_text::{websim_leaf_accuracy, websim_pages};

@@ -41,7 +41,7 @@ const WEBSIM_SEEDS: usize = 3;
 /// front door's. `recreation/outdoors` (15,823 pages on seed 1) is also
 /// what the stagnation diagnosis of a cycling crawl advises marking good
 /// (VLDB paper §3.7). `docs/crawl.md` has both topics' numbers.
-const DEFAULT_GOOD: &str = "recreation/outdoors";
+pub(crate) const DEFAULT_GOOD: &str = "recreation/outdoors";
 
 /// The fetcher settings of a crawl from `base` (the real web's or the
 /// loopback preset): the plan's politeness interval, and no host set aside
@@ -284,15 +284,7 @@ impl Served {
     ) -> Result<Inputs, AppError> {
         let site = &self.site;
         let fetcher = self.fetcher(plan)?;
-        // Good topics in the site's own taxonomy (for seeds and truth).
-        let site_good = good
-            .iter()
-            .map(|g| {
-                site.find_topic(g)
-                    .filter(|&t| t != TopicId::ROOT)
-                    .ok_or_else(|| unknown_topic(site.taxonomy(), g))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let site_good = self.good_topics(good)?;
         let (taxonomy, examples) = if let Some(dir) = examples {
             let names: Vec<String> = site_good
                 .iter()
@@ -309,36 +301,66 @@ impl Served {
             let examples = sampled_examples(site.as_ref(), &taxonomy, featurizer, canon);
             (taxonomy, examples)
         };
+        let seeds = self.seeds(&site_good, seeds, canon)?;
+        let truth = self.truth(&site_good, plan.max_pages);
+        Ok((fetcher, taxonomy, examples, seeds, Some(truth)))
+    }
+
+    /// The good topics named by `good`, in the site's own taxonomy.
+    pub(crate) fn good_topics(&self, good: &[String]) -> Result<Vec<TopicId>, AppError> {
+        good.iter()
+            .map(|g| {
+                self.site
+                    .find_topic(g)
+                    .filter(|&t| t != TopicId::ROOT)
+                    .ok_or_else(|| unknown_topic(self.site.taxonomy(), g))
+            })
+            .collect()
+    }
+
+    /// The crawl's seeds: read from `file`, or the site's seed pages of the
+    /// first good topic.
+    pub(crate) fn seeds(
+        &self,
+        site_good: &[TopicId],
+        file: Option<&Path>,
+        canon: &Canonicalizer,
+    ) -> Result<Vec<CanonicalUrl>, AppError> {
         let first = site_good
             .first()
             .copied()
             .ok_or_else(|| AppError::Input("no good topic".into()))?;
-        let seeds: Vec<CanonicalUrl> = match seeds {
+        Ok(match file {
             Some(file) => read_seeds(file, canon)?,
-            None => site
+            None => self
+                .site
                 .seed_urls(first, WEBSIM_SEEDS)
                 .iter()
                 .filter_map(|u| canon.canonicalize(u).ok())
                 .collect(),
-        };
-        let mut relevant: Vec<TopicId> = site_good.clone();
+        })
+    }
+
+    /// The evaluation-only truth of a crawl of `max_pages` for the good
+    /// topics (warning when the topic is small for such a crawl).
+    pub(crate) fn truth(&self, site_good: &[TopicId], max_pages: u64) -> Truth {
+        let site = &self.site;
+        let mut relevant: Vec<TopicId> = site_good.to_vec();
         relevant.sort_unstable();
         relevant.dedup();
         let relevant_total = relevant.iter().map(|&g| site.truth_count(g)).sum::<u64>();
-        if plan.max_pages.saturating_mul(2) > relevant_total {
+        if max_pages.saturating_mul(2) > relevant_total {
             tracing::warn!(
-                "the good topic has {relevant_total} pages on this web: a crawl of {} pages \
+                "the good topic has {relevant_total} pages on this web: a crawl of {max_pages} pages \
                  can use up much of it, and its late harvest then measures what is left \
-                 rather than how well the crawl stays on topic",
-                plan.max_pages
+                 rather than how well the crawl stays on topic"
             );
         }
         let judge = site.clone();
-        let truth = Truth {
+        Truth {
             is_relevant: Box::new(move |url| judge.truth_relevant(url, &relevant)),
             relevant_total,
-        };
-        Ok((fetcher, taxonomy, examples, seeds, Some(truth)))
+        }
     }
 }
 

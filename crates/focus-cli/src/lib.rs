@@ -31,6 +31,7 @@
 
 mod args;
 mod collections;
+mod context;
 mod plan;
 
 pub use args::{
@@ -39,6 +40,10 @@ pub use args::{
 pub use collections::{
     CollectionArgs, CollectionPlan, CollectionPlanError, IdfArg, IdfSource, DEFAULT_IDF_PAGES,
     DEFAULT_MIN_OVERLAP, DEFAULT_RESULTS, DEFAULT_TERMS, MIN_SEED_PAGES,
+};
+pub use context::{
+    ContextArgs, ContextPlan, ContextPlanError, DEFAULT_DEPTH, DEFAULT_LAYER_CAP,
+    DEFAULT_REFERENCE_PAGES, DEFAULT_TARGETS,
 };
 pub use focus_core::{ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
 pub use plan::{
