@@ -24,12 +24,7 @@ struct Cli {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    focus_app::init_logging("info");
     let plan = Cli::parse().args.plan()?;
     let outcome = focus_app::run_collections(&plan).await?;
     println!("{}", serde_json::to_string_pretty(&outcome.summary)?);

@@ -21,12 +21,7 @@ struct Cli {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    focus_app::init_logging("info");
     let plan = Cli::parse().crawl.plan(Crawler::SOFT)?;
     let summary = focus_app::run(&plan).await?;
     println!("{}", serde_json::to_string_pretty(&summary)?);

@@ -25,7 +25,7 @@ use focus_text::{SparseVec, TextConfig};
 use focus_websim::{Corpus, Site};
 
 use crate::progress::Bar;
-use crate::setup::{crawl_config, fetch_all, websim, AppError, Served, DEFAULT_GOOD};
+use crate::setup::{crawl_config, fetch_all, websim, websim_good, AppError, Served};
 
 /// What a context-graph run produced.
 #[derive(Debug)]
@@ -221,11 +221,7 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
             page_faults,
         } => (
             websim(*pages, *dead_links, *page_faults, crawl.seed)?,
-            if good.is_empty() {
-                vec![DEFAULT_GOOD.to_owned()]
-            } else {
-                good.clone()
-            },
+            websim_good(good),
             seeds.clone(),
         ),
         TopicSource::Corpus {

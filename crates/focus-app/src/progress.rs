@@ -1,5 +1,6 @@
 //! The terminal observer: an indicatif progress bar with the harvest-rate
-//! moving average, pages/s and frontier size; notes go to the log.
+//! moving average, pages/s and frontier size; notes go to the log; and
+//! the log itself ([`init_logging`]).
 
 use focus_crawl::{Observer, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -36,4 +37,16 @@ impl Observer for Bar {
     fn note(&mut self, message: &str) {
         self.0.suspend(|| tracing::info!("{message}"));
     }
+}
+
+/// Logs to stderr at `RUST_LOG`'s level, or `default` (`info`, `warn`)
+/// when it is unset: what every crawler binary does first.
+pub fn init_logging(default: &str) {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| default.into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
 }

@@ -41,7 +41,7 @@ const WEBSIM_SEEDS: usize = 3;
 /// front door's. `recreation/outdoors` (15,823 pages on seed 1) is also
 /// what the stagnation diagnosis of a cycling crawl advises marking good
 /// (VLDB paper §3.7). `docs/crawl.md` has both topics' numbers.
-pub(crate) const DEFAULT_GOOD: &str = "recreation/outdoors";
+const DEFAULT_GOOD: &str = "recreation/outdoors";
 
 /// The fetcher settings of a crawl from `base` (the real web's or the
 /// loopback preset): the plan's politeness interval, and no host set aside
@@ -72,11 +72,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
             page_faults,
         } => {
             let web = websim(*pages, *dead_links, *page_faults, plan.seed)?;
-            let good: Vec<String> = if good.is_empty() {
-                vec![DEFAULT_GOOD.to_owned()]
-            } else {
-                good.clone()
-            };
+            let good = websim_good(good);
             let served = Served::start(web, "websim").await?;
             let parts = served
                 .parts(plan, &good, None, seeds.as_deref(), &featurizer, &canon)
@@ -159,6 +155,15 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         server.shutdown().await;
     }
     Ok(summary?)
+}
+
+/// The good topics of a websim crawl: those named, or [`DEFAULT_GOOD`].
+pub(crate) fn websim_good(named: &[String]) -> Vec<String> {
+    if named.is_empty() {
+        vec![DEFAULT_GOOD.to_owned()]
+    } else {
+        named.to_vec()
+    }
 }
 
 /// The embedded websim the websim flags describe: `pages` pages (default

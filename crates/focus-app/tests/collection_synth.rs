@@ -6,9 +6,13 @@
 //! file of seed URLs and a pre-crawl idf pass work; a resumed crawl goes on
 //! from its pages.
 
+mod common;
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+
+use common::lines;
 
 use focus_app::run_collections;
 use focus_cli::{CollectionArgs, CollectionPlan};
@@ -27,14 +31,6 @@ fn plan(out: &Path, extra: &[&str]) -> CollectionPlan {
     let mut v = vec!["collection-synth", "--out", out.as_str()];
     v.extend_from_slice(extra);
     Cli::parse_from(v).args.plan().unwrap()
-}
-
-fn lines(out: &Path) -> Vec<PageLine> {
-    std::fs::read_to_string(out.join("pages.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| PageLine::parse(l).unwrap())
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,12 +6,15 @@
 //! than breadth-first with the same classifier. (With far smaller graphs —
 //! 6 targets, 3 layers of 60 — it did not: measured 0.067 against 0.148.)
 
+mod common;
+
 use std::path::Path;
+
+use common::lines;
 
 use clap::Parser;
 use focus_app::run_context;
 use focus_cli::{ContextArgs, ContextPlan};
-use focus_core::PageLine;
 
 #[derive(Parser)]
 struct Cli {
@@ -32,14 +35,6 @@ fn plan(out: &Path, extra: &[&str]) -> ContextPlan {
     ];
     v.extend_from_slice(extra);
     Cli::parse_from(v).args.plan().unwrap()
-}
-
-fn lines(out: &Path) -> Vec<PageLine> {
-    std::fs::read_to_string(out.join("pages.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| PageLine::parse(l).unwrap())
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

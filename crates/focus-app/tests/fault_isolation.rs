@@ -10,8 +10,12 @@
 //! user's would (an example folder, a seed file, `--connect-to`); ground
 //! truth is read here only to judge it.
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+
+use common::lines;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,14 +50,6 @@ fn inputs(web: &Web, dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let cycling = web.taxonomy().find(GOOD).unwrap();
     std::fs::write(&seeds, web.seed_urls(cycling, 5).join("\n")).unwrap();
     (examples, seeds)
-}
-
-fn lines(out: &Path) -> Vec<PageLine> {
-    std::fs::read_to_string(out.join("pages.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| PageLine::parse(l).unwrap())
-        .collect()
 }
 
 /// Crawls the faulty web into `out` (resuming the crawl stored there when
