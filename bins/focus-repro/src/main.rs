@@ -48,7 +48,8 @@ struct Cli {
     #[arg(long)]
     no_reference: bool,
     /// Only these crawlers of the evaluation (comma-separated: soft,
-    /// soft-previous, hard, bfs, random, reference, oracle; `none` for the
+    /// soft-previous, hard, context, context-standard, bfs, random, reference,
+    /// oracle; `none` for the
     /// classifiers only); all by default.
     #[arg(long, value_delimiter = ',')]
     crawlers: Vec<String>,
@@ -156,7 +157,7 @@ fn eval_crawlers(
                 .find(|c| c.slug() == n.trim())
                 .ok_or_else(|| {
                     anyhow::anyhow!(
-                        "--crawlers: unknown crawler `{n}` (soft, soft-previous, hard, bfs, random, reference, oracle)"
+                        "--crawlers: unknown crawler `{n}` (soft, soft-previous, hard, context, context-standard, bfs, random, reference, oracle)"
                     )
                 })
         })

@@ -1,5 +1,5 @@
 //! Diligenti et al.'s context-focused crawler (2000) composed from the
-//! crates: target pages of the good topic → their context graphs,
+//! crates: target pages of the good topic (sampled, or `--targets-file`) → their context graphs,
 //! back-crawled through the site's backlink service over HTTP to `depth`
 //! layers (a page in the layer nearest a target; a parent of two pages of
 //! one layer counted twice in the next, as the paper's induced graph does;
@@ -25,7 +25,7 @@ use focus_text::{SparseVec, TextConfig};
 use focus_websim::{Corpus, Site};
 
 use crate::progress::Bar;
-use crate::setup::{crawl_config, fetch_all, websim, websim_good, AppError, Served};
+use crate::setup::{crawl_config, fetch_all, read_seeds, websim, websim_good, AppError, Served};
 
 /// What a context-graph run produced.
 #[derive(Debug)]
@@ -248,12 +248,18 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
         .ok_or_else(|| AppError::Input("no good topic".into()))?;
 
     // The targets and their merged context graph.
-    let targets: Vec<String> = served
-        .site
-        .sample(first, plan.targets)
-        .into_iter()
-        .map(|p| p.url)
-        .collect();
+    let targets: Vec<String> = match &plan.targets_file {
+        Some(file) => read_seeds(file, &canon)?
+            .into_iter()
+            .map(|u| u.to_string())
+            .collect(),
+        None => served
+            .site
+            .sample(first, plan.targets)
+            .into_iter()
+            .map(|p| p.url)
+            .collect(),
+    };
     let search_host = served.site.search_host().to_owned();
     let layers = context_graphs(
         &targets,

@@ -1,6 +1,8 @@
 //! The flags of the context-focused crawler (`context-graph`, Diligenti
 //! et al. 2000) on top of the shared crawl flags, and their typed plan.
 
+use std::path::PathBuf;
+
 use clap::Args;
 use focus_core::Crawler;
 
@@ -41,6 +43,11 @@ pub struct ContextArgs {
     #[arg(long, default_value_t = DEFAULT_REFERENCE_PAGES, value_name = "N")]
     pub reference_pages: u64,
 
+    /// Target pages, one URL per line (`#` comments), instead of
+    /// `--targets` pages sampled from the good topic.
+    #[arg(long, value_name = "FILE")]
+    pub targets_file: Option<PathBuf>,
+
     /// Run the paper's "standard focused crawler" instead: best first by
     /// the layer-0 (target) classifier's likelihood, no context layers.
     #[arg(long, conflicts_with = "baseline")]
@@ -61,6 +68,8 @@ pub struct ContextPlan {
     pub targets: usize,
     /// Reference-pass pages.
     pub reference_pages: u64,
+    /// A file of target URLs (else sampled from the good topic).
+    pub targets_file: Option<PathBuf>,
 }
 
 /// Context-graph flags that do not make a crawl.
@@ -104,6 +113,7 @@ impl ContextArgs {
             layer_cap: self.layer_cap,
             targets: self.targets,
             reference_pages: self.reference_pages,
+            targets_file: self.targets_file.clone(),
         })
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! * Training: the shared split ([`Split`]); every crawler gets the same
 //!   example-set folder of the training pages of all categories and marks
-//!   the evaluated category good.
+//!   the evaluated category good; the context crawler back-crawls from
+//!   [`CONTEXT_TARGETS`] training pages of the category instead.
 //! * Seeds: *hub seeds* are the [`HUB_SEEDS`] most linked-to pages of the
 //!   corpus (the same for every category); *topic seeds* are
 //!   [`TOPIC_SEEDS`] held-out pages of the category, chosen by a seeded
@@ -18,13 +19,13 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use focus_cli::{CrawlPlan, Strategy, TopicSource};
+use focus_cli::{ContextPlan, CrawlPlan, Strategy, TopicSource};
 use focus_core::TopicId;
 use focus_websim::{Corpus, Site};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use super::split::Split;
-use focus_app::{run, AppError};
+use focus_app::{run, run_context, AppError};
 
 /// Hub seeds: the corpus's most linked-to pages.
 pub const HUB_SEEDS: usize = 5;
@@ -88,6 +89,12 @@ pub enum Crawler {
     BreadthFirst,
     /// `focus-soft --baseline random`.
     Random,
+    /// `context-graph`: Diligenti's context-focused crawler, its targets
+    /// [`CONTEXT_TARGETS`] training pages of the category.
+    Context,
+    /// `context-graph --standard`: the paper's "standard focused crawler"
+    /// (best first on the same classifier's target likelihood).
+    ContextStandard,
     /// `xtask/reference/crawl_sklearn.py` (optional).
     Reference,
     /// Not a crawler: a bound. The corpus's link graph walked by a crawler
@@ -98,10 +105,12 @@ pub enum Crawler {
 
 impl Crawler {
     /// Every crawler, in report order.
-    pub const ALL: [Crawler; 7] = [
+    pub const ALL: [Crawler; 9] = [
         Crawler::Soft,
         Crawler::SoftPrevious,
         Crawler::Hard,
+        Crawler::Context,
+        Crawler::ContextStandard,
         Crawler::BreadthFirst,
         Crawler::Random,
         Crawler::Reference,
@@ -114,6 +123,8 @@ impl Crawler {
             Crawler::Soft => "soft",
             Crawler::SoftPrevious => "soft, previous default",
             Crawler::Hard => "hard",
+            Crawler::Context => "context graph",
+            Crawler::ContextStandard => "standard focused (context classifier)",
             Crawler::BreadthFirst => "breadth-first",
             Crawler::Random => "random",
             Crawler::Reference => "sklearn reference",
@@ -127,6 +138,8 @@ impl Crawler {
             Crawler::Soft => "soft",
             Crawler::SoftPrevious => "soft-previous",
             Crawler::Hard => "hard",
+            Crawler::Context => "context",
+            Crawler::ContextStandard => "context-standard",
             Crawler::BreadthFirst => "bfs",
             Crawler::Random => "random",
             Crawler::Reference => "reference",
@@ -341,6 +354,7 @@ async fn crawl(
     category: &str,
     examples: &Path,
     seeds: &Path,
+    targets: &Path,
     dir: &Path,
 ) -> Result<Option<Vec<String>>, AppError> {
     if dir.exists() {
@@ -358,6 +372,11 @@ async fn crawl(
             .await
             .map(Some);
     }
+    if let Crawler::Context | Crawler::ContextStandard = crawler {
+        return context_crawl(cfg, crawler, category, seeds, targets, dir)
+            .await
+            .map(Some);
+    }
     let strategy = match crawler {
         Crawler::SoftPrevious => Strategy {
             relevance: focus_cli::Relevance::Exact,
@@ -367,9 +386,12 @@ async fn crawl(
             })
         },
         _ => Strategy::of(match crawler {
-            Crawler::Soft | Crawler::SoftPrevious | Crawler::Reference | Crawler::Oracle => {
-                focus_cli::Crawler::SOFT
-            }
+            Crawler::Soft
+            | Crawler::SoftPrevious
+            | Crawler::Reference
+            | Crawler::Oracle
+            | Crawler::Context
+            | Crawler::ContextStandard => focus_cli::Crawler::SOFT,
             Crawler::Hard => focus_cli::Crawler::Hard,
             Crawler::BreadthFirst => focus_cli::Crawler::BreadthFirst,
             Crawler::Random => focus_cli::Crawler::Random,
@@ -389,6 +411,58 @@ async fn crawl(
     };
     run(&plan).await?;
     read_urls(&dir.join("pages.jsonl")).map(Some)
+}
+
+/// Training pages of the category the context crawler's graphs start
+/// from (the paper's seed set had ten).
+pub const CONTEXT_TARGETS: usize = 10;
+
+/// The context crawler (or the standard focused crawler on its
+/// classifier) on the corpus, its targets read from `targets`.
+async fn context_crawl(
+    cfg: &EvalConfig,
+    crawler: Crawler,
+    category: &str,
+    seeds: &Path,
+    targets: &Path,
+    dir: &Path,
+) -> Result<Vec<String>, AppError> {
+    let source = TopicSource::Corpus {
+        dir: cfg.corpus.clone(),
+        good: vec![category.to_owned()],
+        examples: None,
+        seeds: Some(seeds.to_path_buf()),
+    };
+    let own = match crawler {
+        Crawler::ContextStandard => focus_cli::Crawler::BestFirst,
+        _ => focus_cli::Crawler::Context,
+    };
+    let plan = ContextPlan {
+        crawl: CrawlPlan {
+            max_pages: cfg.pages as u64,
+            seed: cfg.seed,
+            strategy: Strategy::of(own),
+            ..CrawlPlan::new(source, dir.to_path_buf())
+        },
+        depth: focus_cli::DEFAULT_DEPTH,
+        layer_cap: focus_cli::DEFAULT_LAYER_CAP,
+        targets: CONTEXT_TARGETS,
+        reference_pages: focus_cli::DEFAULT_REFERENCE_PAGES,
+        targets_file: Some(targets.to_path_buf()),
+    };
+    run_context(&plan).await?;
+    read_urls(&dir.join("pages.jsonl"))
+}
+
+/// [`CONTEXT_TARGETS`] training pages of `topic`, chosen by a seeded hash.
+pub fn context_targets(corpus: &Corpus, split: &Split, topic: TopicId, seed: u64) -> Vec<u32> {
+    let mut ids: Vec<u32> = split
+        .train_pages()
+        .filter(|&p| corpus.is_under(p, topic))
+        .collect();
+    ids.sort_by_key(|&p| (xxh3_64_with_seed(&p.to_le_bytes(), seed ^ 0xc0de), p));
+    ids.truncate(CONTEXT_TARGETS);
+    ids
 }
 
 /// Runs every crawl of the evaluation and scores it.
@@ -417,6 +491,12 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
             std::fs::create_dir_all(&base).map_err(input)?;
             let seed_file = base.join("seeds.txt");
             write_seeds(corpus, &seeds, &seed_file)?;
+            let targets_file = base.join("targets.txt");
+            write_seeds(
+                corpus,
+                &context_targets(corpus, &split, topic, cfg.seed),
+                &targets_file,
+            )?;
             for crawler in Crawler::ALL
                 .into_iter()
                 .filter(|c| cfg.crawlers.contains(c))
@@ -431,7 +511,17 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
                         .filter_map(|p| corpus.page_url(p))
                         .collect()
                 } else {
-                    match crawl(cfg, crawler, category, &examples, &seed_file, &dir).await? {
+                    match crawl(
+                        cfg,
+                        crawler,
+                        category,
+                        &examples,
+                        &seed_file,
+                        &targets_file,
+                        &dir,
+                    )
+                    .await?
+                    {
                         Some(urls) => urls,
                         None => continue,
                     }
