@@ -50,6 +50,10 @@ tasks:
          collection synthesis: 20- vs 40-term centroids, precision
          against rank, original vs re-estimated idf, on the websim and
          the replayed corpus -> docs/results/bergmark.md (about 2 min)
+  repro diligenti [--pages N] [--seed S] [--corpus PATH]
+         context-focused crawling: breadth-first, standard focused and
+         context focused on a hidden and a cooperative topic, on the
+         websim and the replayed corpus -> docs/results/diligenti.md
   eval wikispeedia [--corpus PATH] [--eval-pages N] [--seed S] [--no-reference]
          every crawler on the replayed Wikispeedia corpus (default
          ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,

@@ -16,6 +16,9 @@ enum Paper {
     /// Bergmark 2002 (Figures 5–9) on the websim and the replayed corpus
     /// (`--corpus`, when it is there).
     Bergmark,
+    /// Diligenti et al. 2000 (Figures 4-7) on the websim and the replayed
+    /// corpus (`--corpus`, when it is there).
+    Diligenti,
     /// Every crawler on the replayed Wikispeedia corpus (`--corpus`).
     Wikispeedia,
 }
@@ -109,6 +112,19 @@ async fn main() -> anyhow::Result<()> {
         println!("written to {}", cfg.out.display());
         return Ok(());
     }
+    if cli.paper == Paper::Diligenti {
+        let cfg = focus_experiments::diligenti::DiligentiConfig {
+            out: cli.out,
+            work: cli.work,
+            pages: cli.pages,
+            seed: cli.seed,
+            corpus: Some(cli.corpus),
+        };
+        let report = focus_experiments::diligenti::diligenti(&cfg).await?;
+        println!("{report}");
+        println!("written to {}", cfg.out.display());
+        return Ok(());
+    }
     if cli.paper == Paper::Bergmark {
         let cfg = focus_experiments::bergmark::BergmarkConfig {
             out: cli.out,
@@ -129,7 +145,7 @@ async fn main() -> anyhow::Result<()> {
         seed: cli.seed,
     };
     let report = match cli.paper {
-        Paper::Chakrabarti | Paper::Wikispeedia | Paper::Bergmark => {
+        Paper::Chakrabarti | Paper::Wikispeedia | Paper::Bergmark | Paper::Diligenti => {
             focus_experiments::repro::chakrabarti(&cfg).await?
         }
     };
