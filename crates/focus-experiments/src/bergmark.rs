@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::{input, write};
 use focus_app::{run_collections, AppError, CollectionsReport};
 use focus_cli::{CollectionPlan, CrawlPlan, IdfSource, Strategy, TopicSource};
 use focus_core::{Crawler, PageLine};
@@ -95,14 +96,6 @@ struct Run {
     /// Mean precision at each rank 1..=MAX_RANK over the collections that
     /// reach it.
     precision_curve: Vec<(f64, f64)>,
-}
-
-fn input(e: impl std::fmt::Display) -> AppError {
-    AppError::Input(e.to_string())
-}
-
-fn write(path: &Path, body: &str) -> Result<(), AppError> {
-    std::fs::write(path, body).map_err(|e| input(format!("{}: {e}", path.display())))
 }
 
 /// Runs every experiment and writes `bergmark.md` and its SVGs to

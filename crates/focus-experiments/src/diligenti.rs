@@ -15,8 +15,9 @@
 //! have.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::{input, write};
 use focus_app::{run_context, AppError};
 use focus_cli::{ContextPlan, CrawlPlan, Strategy, TopicSource};
 use focus_core::{Crawler, PageLine};
@@ -59,14 +60,6 @@ struct Trace {
     on_topic: Vec<bool>,
     relevance: Vec<f64>,
     layer_sizes: Vec<usize>,
-}
-
-fn input(e: impl std::fmt::Display) -> AppError {
-    AppError::Input(e.to_string())
-}
-
-fn write(path: &Path, body: &str) -> Result<(), AppError> {
-    std::fs::write(path, body).map_err(|e| input(format!("{}: {e}", path.display())))
 }
 
 /// Runs every experiment and writes `diligenti.md` and its SVGs to

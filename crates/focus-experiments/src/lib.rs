@@ -16,3 +16,13 @@ pub mod eval;
 pub mod repro;
 
 pub use focus_app::AppError;
+
+/// A message as the experiments' input error.
+pub(crate) fn input(e: impl std::fmt::Display) -> AppError {
+    AppError::Input(e.to_string())
+}
+
+/// Writes a report or figure, naming the file on failure.
+pub(crate) fn write(path: &std::path::Path, body: &str) -> Result<(), AppError> {
+    std::fs::write(path, body).map_err(|e| input(format!("{}: {e}", path.display())))
+}

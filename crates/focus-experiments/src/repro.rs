@@ -15,10 +15,11 @@
 //! crawl and reading its outputs `repro/crawls.rs`, coverage and link
 //! distances `repro/measures.rs`, and the markdown `repro/report.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use focus_websim::{Web, WebConfig};
 
+use crate::{input, write};
 use focus_app::AppError;
 
 mod crawls;
@@ -58,14 +59,6 @@ pub struct ReproConfig {
     pub pages: u64,
     /// Seed of the websim and of every crawl.
     pub seed: u64,
-}
-
-fn input(e: impl std::fmt::Display) -> AppError {
-    AppError::Input(e.to_string())
-}
-
-fn write(path: &Path, body: &str) -> Result<(), AppError> {
-    std::fs::write(path, body).map_err(|e| input(format!("{}: {e}", path.display())))
 }
 
 /// Runs every experiment and writes `chakrabarti.md` and the SVGs to

@@ -320,9 +320,7 @@ pub fn score<S: std::hash::BuildHasher>(
         .collect()
 }
 
-pub(super) fn input(e: impl std::fmt::Display) -> AppError {
-    AppError::Input(e.to_string())
-}
+pub(super) use crate::input;
 
 /// Requested URLs of a crawl output (`pages.jsonl`, or the reference's
 /// JSON lines), in fetch order.

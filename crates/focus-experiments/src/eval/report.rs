@@ -18,9 +18,7 @@ use focus_app::AppError;
 /// Points on a recall curve.
 const CURVE_STEP: usize = 10;
 
-fn write(path: &std::path::Path, body: &str) -> Result<(), AppError> {
-    std::fs::write(path, body).map_err(|e| input(format!("{}: {e}", path.display())))
-}
+use crate::write;
 
 fn mean(xs: impl Iterator<Item = f64>) -> f64 {
     let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
