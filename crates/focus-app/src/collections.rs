@@ -10,24 +10,20 @@ mod report;
 mod topics;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use focus_classify::{
-    CentroidConfig, Centroids, Classifier, DocumentFrequencies, Featurizer, Judgement,
-};
+use focus_classify::{CentroidConfig, Centroids, DocumentFrequencies, Featurizer};
 use focus_cli::{CollectionPlan, IdfSource, TopicSource, MIN_SEED_PAGES};
 use focus_core::{Canonicalizer, Dispatch, TopicId};
 use focus_crawl::collections::CollectionSynthesis;
-use focus_crawl::policy::BreadthFirst;
-use focus_crawl::{CrawlConfig, Parts, Truth};
+use focus_crawl::{Parts, Truth};
 use focus_eval::Summary;
-use focus_text::SparseVec;
 use focus_websim::{Corpus, Site};
 
 pub use report::{Collection, CollectionsReport, Member, RANKS};
 pub use topics::{parse_topics, TopicSpec, CORPUS_TOPICS, WEBSIM_TOPICS};
 
-use crate::progress::Bar;
+use crate::sample_pass::{breadth_first_sample, run_with_bar, Pass};
 use crate::setup::{crawl_config, web_fetcher, websim, AppError, Served};
 
 /// What a collection-synthesis run produced.
@@ -37,26 +33,6 @@ pub struct CollectionsOutcome {
     pub summary: Summary,
     /// The collections (also in `collections.json`).
     pub report: CollectionsReport,
-}
-
-/// Centroids that also count the document frequencies of what they judge:
-/// the pre-crawl pass's classifier. Counting commutes, so the order in
-/// which the pipeline's threads judge pages does not change the counts.
-struct Counting {
-    model: Centroids,
-    df: Mutex<DocumentFrequencies>,
-}
-
-impl Classifier for Counting {
-    fn classify(&self, counts: &SparseVec) -> Judgement {
-        let mut df = self
-            .df
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        self.model.count_document(&mut df, counts);
-        drop(df);
-        self.model.classify(counts)
-    }
 }
 
 /// Runs collection synthesis as `plan` says and writes its outputs.
@@ -250,10 +226,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
         seeds,
         truth,
     };
-    let mut bar = Bar::new(crawl.max_pages);
-    let summary = focus_crawl::run(parts, cfg, &mut bar).await;
-    bar.finish();
-    let summary = summary?;
+    let summary = run_with_bar(parts, cfg).await?;
 
     // The collections.
     let crawled = report::read_pages(&crawl.out)?;
@@ -397,40 +370,23 @@ async fn idf_pass(
             }
         }
     }
-    let pass_dir = out.join("idf-pass");
-    if pass_dir.exists() {
-        // An unfinished pass (its counts were not saved): count afresh.
-        std::fs::remove_dir_all(&pass_dir)
-            .map_err(|e| AppError::Input(format!("{}: {e}", pass_dir.display())))?;
+    let docs = breadth_first_sample(
+        &plan.crawl,
+        "idf-pass",
+        pages,
+        Pass {
+            fetcher,
+            taxonomy,
+            featurizer,
+            seeds,
+            judge: Some(Arc::new(model.clone())),
+        },
+    )
+    .await?;
+    let mut df = model.document_frequencies();
+    for d in &docs {
+        model.count_document(&mut df, d);
     }
-    let counting = Arc::new(Counting {
-        model: model.clone(),
-        df: Mutex::new(model.document_frequencies()),
-    });
-    let mut cfg: CrawlConfig = crawl_config(&plan.crawl);
-    cfg.out = pass_dir;
-    cfg.max_pages = pages;
-    cfg.resume = false;
-    cfg.dispatch = Dispatch::Fill;
-    let parts = Parts {
-        fetcher: fetcher.clone(),
-        classifier: counting.clone(),
-        taxonomy: taxonomy.clone(),
-        featurizer: featurizer.clone(),
-        policy: Box::new(BreadthFirst),
-        seeds: seeds.to_vec(),
-        truth: None,
-    };
-    tracing::info!("idf pass: a breadth-first crawl of {pages} pages");
-    let mut bar = Bar::new(pages);
-    let r = focus_crawl::run(parts, cfg, &mut bar).await;
-    bar.finish();
-    r?;
-    let df = counting
-        .df
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
     std::fs::create_dir_all(out).map_err(|e| AppError::Input(format!("{}: {e}", out.display())))?;
     let json = serde_json::to_string(&df).map_err(|e| AppError::Input(format!("idf.json: {e}")))?;
     write(&saved, &json)?;

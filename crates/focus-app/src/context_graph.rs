@@ -11,20 +11,19 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use focus_classify::{Classifier, Featurizer, Judgement, LayeredNb};
+use focus_classify::{Featurizer, LayeredNb};
 use focus_cli::{ContextPlan, TopicSource};
 use focus_core::{CanonicalUrl, Canonicalizer, Crawler, Dispatch, Taxonomy};
 use focus_crawl::context_graph::ContextFocused;
-use focus_crawl::policy::BreadthFirst;
 use focus_crawl::Parts;
 use focus_eval::Summary;
 use focus_fetch::{Body, Fetcher};
 use focus_text::{SparseVec, TextConfig};
 use focus_websim::{Corpus, Site};
 
-use crate::progress::Bar;
+use crate::sample_pass::{breadth_first_sample, run_with_bar, Pass};
 use crate::setup::{crawl_config, fetch_all, read_seeds, websim, websim_good, AppError, Served};
 
 /// What a context-graph run produced.
@@ -37,28 +36,6 @@ pub struct ContextOutcome {
     pub layer_sizes: Vec<usize>,
     /// Each layer's threshold (its minimum training likelihood).
     pub thresholds: Vec<f64>,
-}
-
-/// A classifier that judges nothing and keeps every document it is shown:
-/// the reference pass's. Document frequencies do not depend on the order
-/// the pipeline's threads hand documents in.
-#[derive(Default)]
-struct Keeping {
-    docs: Mutex<Vec<SparseVec>>,
-}
-
-impl Classifier for Keeping {
-    fn classify(&self, counts: &SparseVec) -> Judgement {
-        self.docs
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(counts.clone());
-        Judgement {
-            relevance: 0.0,
-            best: None,
-            scores: Vec::new(),
-        }
-    }
 }
 
 /// `%XX`-escapes everything but unreserved characters (RFC 3986).
@@ -285,36 +262,20 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
     tracing::info!("merged context graph: documents per layer {layer_sizes:?}");
 
     // The reference corpus: a breadth-first pass from the seeds.
-    let keeping = Arc::new(Keeping::default());
-    let mut cfg = crawl_config(crawl);
-    cfg.out = crawl.out.join("reference-pass");
-    if cfg.out.exists() {
-        std::fs::remove_dir_all(&cfg.out)
-            .map_err(|e| AppError::Input(format!("{}: {e}", cfg.out.display())))?;
-    }
-    cfg.max_pages = plan.reference_pages;
-    cfg.resume = false;
-    cfg.dispatch = Dispatch::Fill;
     let taxonomy = layer_taxonomy(docs.len())?;
-    let pass = Parts {
-        fetcher: fetcher.clone(),
-        classifier: keeping.clone(),
-        taxonomy: taxonomy.clone(),
-        featurizer: featurizer.clone(),
-        policy: Box::new(BreadthFirst),
-        seeds: seeds.clone(),
-        truth: None,
-    };
-    let mut bar = Bar::new(plan.reference_pages);
-    let r = focus_crawl::run(pass, cfg, &mut bar).await;
-    bar.finish();
-    r?;
-    let reference = std::mem::take(
-        &mut *keeping
-            .docs
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-    );
+    let reference = breadth_first_sample(
+        crawl,
+        "reference-pass",
+        plan.reference_pages,
+        Pass {
+            fetcher: &fetcher,
+            taxonomy: &taxonomy,
+            featurizer: &featurizer,
+            seeds: &seeds,
+            judge: None,
+        },
+    )
+    .await?;
     let model = LayeredNb::train_with_reference(&docs, &reference, true)?;
     tracing::info!(
         "one naive Bayes per layer (reference corpus {} pages); thresholds {:?}",
@@ -340,9 +301,7 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
         seeds,
         truth: Some(truth),
     };
-    let mut bar = Bar::new(crawl.max_pages);
-    let summary = focus_crawl::run(parts, cfg, &mut bar).await;
-    bar.finish();
+    let summary = run_with_bar(parts, cfg).await;
     served.handle.shutdown().await;
     Ok(ContextOutcome {
         summary: summary?,

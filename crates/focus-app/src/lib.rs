@@ -36,6 +36,7 @@
 mod collections;
 mod context_graph;
 mod progress;
+mod sample_pass;
 mod setup;
 mod websim_text;
 

@@ -13,8 +13,6 @@ use focus_examples::{ExampleContent, LoadOptions};
 use focus_fetch::{Body, ConnectTo, FetchConfig, Fetcher};
 use focus_websim::{Corpus, ServerHandle, Site, Web, WebConfig};
 
-use crate::progress::Bar;
-
 /// Why a crawl could not be set up or run.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -148,9 +146,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         seeds,
         truth,
     };
-    let mut bar = Bar::new(plan.max_pages);
-    let summary = focus_crawl::run(parts, cfg, &mut bar).await;
-    bar.finish();
+    let summary = crate::sample_pass::run_with_bar(parts, cfg).await;
     if let Some(server) = server {
         server.shutdown().await;
     }
