@@ -112,40 +112,17 @@ async fn main() -> anyhow::Result<()> {
         println!("written to {}", cfg.out.display());
         return Ok(());
     }
-    if cli.paper == Paper::Diligenti {
-        let cfg = focus_experiments::diligenti::DiligentiConfig {
-            out: cli.out,
-            work: cli.work,
-            pages: cli.pages,
-            seed: cli.seed,
-            corpus: Some(cli.corpus),
-        };
-        let report = focus_experiments::diligenti::diligenti(&cfg).await?;
-        println!("{report}");
-        println!("written to {}", cfg.out.display());
-        return Ok(());
-    }
-    if cli.paper == Paper::Bergmark {
-        let cfg = focus_experiments::bergmark::BergmarkConfig {
-            out: cli.out,
-            work: cli.work,
-            pages: cli.pages,
-            seed: cli.seed,
-            corpus: Some(cli.corpus),
-        };
-        let report = focus_experiments::bergmark::bergmark(&cfg).await?;
-        println!("{report}");
-        println!("written to {}", cfg.out.display());
-        return Ok(());
-    }
     let cfg = focus_experiments::repro::ReproConfig {
         out: cli.out,
         work: cli.work,
         pages: cli.pages,
         seed: cli.seed,
+        corpus: Some(cli.corpus),
     };
     let report = match cli.paper {
-        Paper::Chakrabarti | Paper::Wikispeedia | Paper::Bergmark | Paper::Diligenti => {
+        Paper::Bergmark => focus_experiments::bergmark::bergmark(&cfg).await?,
+        Paper::Diligenti => focus_experiments::diligenti::diligenti(&cfg).await?,
+        Paper::Chakrabarti | Paper::Wikispeedia => {
             focus_experiments::repro::chakrabarti(&cfg).await?
         }
     };

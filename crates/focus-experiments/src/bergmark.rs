@@ -9,9 +9,10 @@
 //! `collections.json`, `collections.svg`), judged against the site's truth.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
+use crate::repro::ReproConfig;
 use crate::{input, write};
 use focus_app::{run_collections, AppError, CollectionsReport};
 use focus_cli::{CollectionPlan, CrawlPlan, IdfSource, Strategy, TopicSource};
@@ -32,21 +33,6 @@ const MAX_RANK: usize = 100;
 /// about 10,000 documents in 4 minutes; the replayed corpus has fewer
 /// than 5,000).
 const IDF_PAGES: u64 = 2_000;
-
-/// Settings of the reproduction.
-#[derive(Debug, Clone)]
-pub struct BergmarkConfig {
-    /// Where the report and SVGs go.
-    pub out: PathBuf,
-    /// Scratch directory for the crawls.
-    pub work: PathBuf,
-    /// Pages per crawl.
-    pub pages: u64,
-    /// Seed of the websim and of every crawl.
-    pub seed: u64,
-    /// The replayed corpus, when it is there.
-    pub corpus: Option<PathBuf>,
-}
 
 /// One configuration of the crawler.
 #[derive(Debug, Clone, Copy)]
@@ -100,7 +86,7 @@ struct Run {
 
 /// Runs every experiment and writes `bergmark.md` and its SVGs to
 /// `cfg.out`. Returns the report.
-pub async fn bergmark(cfg: &BergmarkConfig) -> Result<String, AppError> {
+pub async fn bergmark(cfg: &ReproConfig) -> Result<String, AppError> {
     std::fs::create_dir_all(&cfg.out).map_err(input)?;
     let mut settings = vec![Setting {
         slug: "websim",
@@ -169,7 +155,7 @@ fn websim_source() -> TopicSource {
 }
 
 /// The three variants' crawls on one web.
-async fn setting(cfg: &BergmarkConfig, s: &Setting) -> Result<Vec<Run>, AppError> {
+async fn setting(cfg: &ReproConfig, s: &Setting) -> Result<Vec<Run>, AppError> {
     let mut runs = Vec::new();
     for v in VARIANTS {
         let out = cfg.work.join("bergmark").join(s.slug).join(v.slug);
@@ -303,12 +289,7 @@ fn f2(x: Option<f64>) -> String {
 }
 
 /// Writes one web's figures and appends its tables.
-fn section(
-    md: &mut String,
-    cfg: &BergmarkConfig,
-    s: &Setting,
-    runs: &[Run],
-) -> Result<(), AppError> {
+fn section(md: &mut String, cfg: &ReproConfig, s: &Setting, runs: &[Run]) -> Result<(), AppError> {
     let _ = writeln!(md, "## {}\n", s.title);
     let names: Vec<&str> = runs
         .first()

@@ -15,8 +15,8 @@
 //! have.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
+use crate::repro::ReproConfig;
 use crate::{input, write};
 use focus_app::{run_context, AppError};
 use focus_cli::{ContextPlan, CrawlPlan, Strategy, TopicSource};
@@ -25,21 +25,6 @@ use focus_eval::Series;
 
 /// The paper's sliding window of relevance (downloads).
 const WINDOW: usize = 200;
-
-/// Settings of the reproduction.
-#[derive(Debug, Clone)]
-pub struct DiligentiConfig {
-    /// Where the report and SVGs go.
-    pub out: PathBuf,
-    /// Scratch directory for the crawls.
-    pub work: PathBuf,
-    /// Pages per crawl.
-    pub pages: u64,
-    /// Seed of the websim and of every crawl.
-    pub seed: u64,
-    /// The replayed corpus, when it is there.
-    pub corpus: Option<PathBuf>,
-}
 
 /// The three crawlers of the paper's figures.
 const CRAWLERS: [(Crawler, &str, &str); 3] = [
@@ -64,7 +49,7 @@ struct Trace {
 
 /// Runs every experiment and writes `diligenti.md` and its SVGs to
 /// `cfg.out`. Returns the report.
-pub async fn diligenti(cfg: &DiligentiConfig) -> Result<String, AppError> {
+pub async fn diligenti(cfg: &ReproConfig) -> Result<String, AppError> {
     std::fs::create_dir_all(&cfg.out).map_err(input)?;
     let websim = |good: &str| TopicSource::Websim {
         good: vec![good.to_owned()],
@@ -145,7 +130,7 @@ pub async fn diligenti(cfg: &DiligentiConfig) -> Result<String, AppError> {
 
 /// One crawl of `case` by `crawler`.
 async fn crawl(
-    cfg: &DiligentiConfig,
+    cfg: &ReproConfig,
     case: &Case,
     crawler: Crawler,
     slug: &str,
@@ -214,7 +199,7 @@ fn rows(md: &mut String, case: &Case, traces: &[Trace]) {
 
 /// Figures 4/6 (on-topic pages against downloads) and 5/7 (relevance over
 /// a sliding window) for one case; returns their markdown.
-fn figure(cfg: &DiligentiConfig, case: &Case, traces: &[Trace]) -> Result<String, AppError> {
+fn figure(cfg: &ReproConfig, case: &Case, traces: &[Trace]) -> Result<String, AppError> {
     let cumulative: Vec<Series> = CRAWLERS
         .iter()
         .zip(traces)

@@ -59,6 +59,9 @@ pub struct ReproConfig {
     pub pages: u64,
     /// Seed of the websim and of every crawl.
     pub seed: u64,
+    /// The replayed corpus, for the reproductions that also run on it
+    /// (when it is there).
+    pub corpus: Option<PathBuf>,
 }
 
 /// Runs every experiment and writes `chakrabarti.md` and the SVGs to
