@@ -5,7 +5,11 @@
 //! pages, takes a 500-page breadth-first pass from the seeds as the
 //! reference corpus of its TF-IDF weights, trains one naive Bayes per
 //! layer and crawls 5,000 pages from the N+2 queues. `--corpus PATH
-//! --good TOPIC` does the same on a replayed corpus. Flags: see `--help`.
+//! --good TOPIC` does the same on a replayed corpus; `--examples DIR
+//! --good TOPIC --seeds FILE --backlinks-file LINKS` on any web.
+//! `--backlink-requests N` asks for the parents of pages judged on-topic
+//! (the paper's Fig. 6), `--rebuild-every N` rebuilds the graphs from the
+//! targets found. Flags: see `--help`.
 //! No logic here: flags become a plan in `focus-cli`, the plan runs in
 //! `focus-app`.
 
@@ -38,6 +42,20 @@ async fn main() -> anyhow::Result<()> {
             .map(|t| format!("{t:.3}"))
             .collect::<Vec<_>>()
     );
+    for r in &outcome.rebuilds {
+        println!(
+            "rebuilt at {} pages with {} new targets: documents per layer {:?}",
+            r.at_pages, r.new_targets, r.layer_sizes
+        );
+    }
+    if plan.backlink_requests > 0 {
+        println!(
+            "backlink expansion: {} requests (budget {}), {} parents returned",
+            outcome.summary.backlink_requests,
+            plan.backlink_requests,
+            outcome.summary.backlink_parents
+        );
+    }
     println!("outputs in {}", plan.crawl.out.display());
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! collections, never-follow patterns) → every collection ranked by
 //! correlation, with precision at rank against the site's truth.
 
-mod report;
+pub(crate) mod report;
 mod topics;
 
 use std::collections::BTreeMap;
@@ -18,13 +18,12 @@ use focus_core::{Canonicalizer, Dispatch, TopicId};
 use focus_crawl::collections::CollectionSynthesis;
 use focus_crawl::{Parts, Truth};
 use focus_eval::Summary;
-use focus_websim::{Corpus, Site};
 
 pub use report::{Collection, CollectionsReport, Member, RANKS};
 pub use topics::{parse_topics, TopicSpec, CORPUS_TOPICS, WEBSIM_TOPICS};
 
 use crate::sample_pass::{breadth_first_sample, run_with_bar, Pass};
-use crate::setup::{crawl_config, web_fetcher, websim, AppError, Served};
+use crate::setup::{crawl_config, serve_source, web_fetcher, AppError};
 
 /// What a collection-synthesis run produced.
 #[derive(Debug)]
@@ -41,40 +40,17 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
     let featurizer = Featurizer::default();
     let crawl = &plan.crawl;
     // The web: a served site (websim or corpus) or the real one.
-    let (served, site_topics_named, is_websim) = match (&crawl.source, plan.web) {
-        (_, true) => (None, Vec::new(), false),
-        (
-            TopicSource::Websim {
-                good,
-                pages,
-                dead_links,
-                page_faults,
-                ..
-            },
-            false,
-        ) => {
-            let web = websim(*pages, *dead_links, *page_faults, crawl.seed)?;
-            (
-                Some(Served::start(web, "websim").await?),
-                good.clone(),
-                true,
-            )
-        }
-        (TopicSource::Corpus { dir, good, .. }, false) => {
-            let corpus: Arc<dyn Site> =
-                Arc::new(Corpus::load(dir).map_err(|e| AppError::Input(e.to_string()))?);
-            (
-                Some(Served::start(corpus, "corpus").await?),
-                good.clone(),
-                false,
-            )
-        }
-        (TopicSource::Examples { .. }, false) => {
-            return Err(AppError::Input(
-                "collection-synth does not train on --examples".into(),
-            ))
-        }
+    if !plan.web && matches!(crawl.source, TopicSource::Examples { .. }) {
+        return Err(AppError::Input(
+            "collection-synth does not train on --examples".into(),
+        ));
+    }
+    let served = if plan.web {
+        None
+    } else {
+        serve_source(&crawl.source, crawl.seed).await?
     };
+    let is_websim = matches!(crawl.source, TopicSource::Websim { .. });
     let site = served.as_ref().map(|s| s.site.clone());
     let fetcher = match &served {
         Some(s) => s.fetcher(crawl)?,
@@ -84,7 +60,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
     // Topics and their seed pages.
     let mut specs = match (&plan.topics, &site) {
         (Some(file), _) => topics::read_topics(file)?,
-        (None, Some(site)) => topics::site_topics(site.as_ref(), &site_topics_named, is_websim)?,
+        (None, Some(site)) => topics::site_topics(site.as_ref(), crawl.source.good(), is_websim)?,
         (None, None) => {
             return Err(AppError::Input(
                 "crawling the web needs --topics FILE".into(),
@@ -103,9 +79,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
     let (taxonomy, ids) = topics::taxonomy(&specs)?;
     let (examples, mut seeds) =
         topics::seed_examples(&specs, &ids, &fetcher, &featurizer, &canon).await;
-    if let TopicSource::Websim { seeds: Some(f), .. } | TopicSource::Corpus { seeds: Some(f), .. } =
-        &crawl.source
-    {
+    if let Some(f) = crawl.source.seeds_file() {
         seeds = crate::setup::read_seeds(f, &canon)?;
     }
     if seeds.is_empty() {
@@ -210,7 +184,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
         let relevant_total = good.iter().map(|&g| site.truth_count(g)).sum();
         let judge = site.clone();
         Truth {
-            is_relevant: Box::new(move |url| judge.truth_relevant(url, &good)),
+            is_relevant: Arc::new(move |url| judge.truth_relevant(url, &good)),
             relevant_total,
         }
     });
@@ -225,6 +199,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
         policy: Box::new(policy),
         seeds,
         truth,
+        parents: None,
     };
     let summary = run_with_bar(parts, cfg).await?;
 

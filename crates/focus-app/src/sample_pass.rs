@@ -95,6 +95,7 @@ pub(crate) async fn breadth_first_sample(
         policy: Box::new(BreadthFirst),
         seeds: pass.seeds.to_vec(),
         truth: None,
+        parents: None,
     };
     tracing::info!("{dir}: a breadth-first crawl of {pages} pages");
     run_with_bar(parts, cfg).await?;

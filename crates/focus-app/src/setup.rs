@@ -60,52 +60,32 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
     let policy = focus_crawl::policy::for_crawler(plan.strategy.crawler);
     let featurizer = Featurizer::default();
     let canon = Canonicalizer::default();
-    let mut server = None;
-    let (fetcher, taxonomy, examples, seeds, truth) = match &plan.source {
-        TopicSource::Websim {
-            good,
-            seeds,
-            pages,
-            dead_links,
-            page_faults,
-        } => {
-            let web = websim(*pages, *dead_links, *page_faults, plan.seed)?;
-            let good = websim_good(good);
-            let served = Served::start(web, "websim").await?;
-            let parts = served
-                .parts(plan, &good, None, seeds.as_deref(), &featurizer, &canon)
-                .await?;
-            server = Some(served.handle);
-            parts
-        }
-        TopicSource::Corpus {
-            dir,
-            good,
-            examples,
-            seeds,
-        } => {
-            let corpus = Arc::new(Corpus::load(dir).map_err(|e| AppError::Input(e.to_string()))?);
-            let served = Served::start(corpus, "corpus").await?;
-            let parts = served
+    let served = serve_source(&plan.source, plan.seed).await?;
+    let (fetcher, taxonomy, examples, seeds, truth) = match (&served, &plan.source) {
+        (Some(served), source) => {
+            let (good, examples) = match source {
+                TopicSource::Corpus { examples, .. } => (source.good().to_vec(), examples.clone()),
+                _ => (websim_good(source.good()), None),
+            };
+            served
                 .parts(
                     plan,
-                    good,
+                    &good,
                     examples.as_deref(),
-                    seeds.as_deref(),
+                    source.seeds_file(),
                     &featurizer,
                     &canon,
                 )
-                .await?;
-            server = Some(served.handle);
-            parts
+                .await?
         }
-        TopicSource::Examples { dir, good, seeds } => {
+        (None, TopicSource::Examples { dir, good, seeds }) => {
             let fetcher = web_fetcher(plan)?;
             let (taxonomy, examples) =
                 folder_examples(dir, good, &fetcher, &featurizer, &canon).await?;
             let seeds = read_seeds(seeds, &canon)?;
             (fetcher, taxonomy, examples, seeds, None)
         }
+        (None, _) => return Err(AppError::Input("no web to crawl".into())),
     };
     if examples.is_empty() {
         return Err(AppError::Input("no usable training examples".into()));
@@ -145,10 +125,11 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         policy,
         seeds,
         truth,
+        parents: None,
     };
     let summary = crate::sample_pass::run_with_bar(parts, cfg).await;
-    if let Some(server) = server {
-        server.shutdown().await;
+    if let Some(served) = served {
+        served.handle.shutdown().await;
     }
     Ok(summary?)
 }
@@ -160,6 +141,31 @@ pub(crate) fn websim_good(named: &[String]) -> Vec<String> {
     } else {
         named.to_vec()
     }
+}
+
+/// The web `source` names, served on loopback: the embedded websim (built
+/// from `seed`) or a replayed corpus; none for a user's own web
+/// (`--examples`).
+pub(crate) async fn serve_source(
+    source: &TopicSource,
+    seed: u64,
+) -> Result<Option<Served>, AppError> {
+    Ok(match source {
+        TopicSource::Websim {
+            pages,
+            dead_links,
+            page_faults,
+            ..
+        } => {
+            let web = websim(*pages, *dead_links, *page_faults, seed)?;
+            Some(Served::start(web, "websim").await?)
+        }
+        TopicSource::Corpus { dir, .. } => {
+            let corpus = Corpus::load(dir).map_err(|e| AppError::Input(e.to_string()))?;
+            Some(Served::start(Arc::new(corpus), "corpus").await?)
+        }
+        TopicSource::Examples { .. } => None,
+    })
 }
 
 /// The embedded websim the websim flags describe: `pages` pages (default
@@ -359,7 +365,7 @@ impl Served {
         }
         let judge = site.clone();
         Truth {
-            is_relevant: Box::new(move |url| judge.truth_relevant(url, &relevant)),
+            is_relevant: Arc::new(move |url| judge.truth_relevant(url, &relevant)),
             relevant_total,
         }
     }

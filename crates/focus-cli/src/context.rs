@@ -52,6 +52,25 @@ pub struct ContextArgs {
     /// the layer-0 (target) classifier's likelihood, no context layers.
     #[arg(long, conflicts_with = "baseline")]
     pub standard: bool,
+
+    /// Backlink expansion (the paper's Fig. 6 variant): ask for the
+    /// parents of each page judged on-topic as it is found, up to N
+    /// requests in the crawl, and queue them with the page's priority.
+    /// 0: off, the paper's default crawler.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub backlink_requests: u64,
+
+    /// Links as `SOURCE TARGET` lines (`#` comments), the backlink source
+    /// instead of the web's backlink service: for the back-crawl and the
+    /// backlink expansion. Needed with `--examples`.
+    #[arg(long, value_name = "FILE")]
+    pub backlinks_file: Option<PathBuf>,
+
+    /// Rebuild the context graphs and the layer models every N pages from
+    /// the targets found so far (the pages judged on-topic, at most
+    /// `--targets` new ones each time), then go on crawling.
+    #[arg(long, value_name = "N")]
+    pub rebuild_every: Option<u64>,
 }
 
 /// A validated context-graph plan.
@@ -70,6 +89,30 @@ pub struct ContextPlan {
     pub reference_pages: u64,
     /// A file of target URLs (else sampled from the good topic).
     pub targets_file: Option<PathBuf>,
+    /// Backlink requests of the backlink expansion (0: off).
+    pub backlink_requests: u64,
+    /// A file of links as the backlink source (else the web's service).
+    pub backlinks_file: Option<PathBuf>,
+    /// Pages between rebuilds of the context graphs (none: never).
+    pub rebuild_every: Option<u64>,
+}
+
+impl ContextPlan {
+    /// The paper's settings (depth 4, 300 pages per layer, 10 targets,
+    /// no backlink expansion, no rebuild) around `crawl`.
+    pub fn new(crawl: CrawlPlan) -> Self {
+        Self {
+            crawl,
+            depth: DEFAULT_DEPTH,
+            layer_cap: DEFAULT_LAYER_CAP,
+            targets: DEFAULT_TARGETS,
+            reference_pages: DEFAULT_REFERENCE_PAGES,
+            targets_file: None,
+            backlink_requests: 0,
+            backlinks_file: None,
+            rebuild_every: None,
+        }
+    }
 }
 
 /// Context-graph flags that do not make a crawl.
@@ -81,8 +124,9 @@ pub enum ContextPlanError {
     /// A count of 0.
     #[error("{0} must be at least 1")]
     Zero(&'static str),
-    /// `--examples`: the back-crawl needs a backlink service.
-    #[error("context-graph back-crawls through a backlink service: use the websim or --corpus (--examples is not supported yet)")]
+    /// `--examples` without a file of links: the back-crawl needs a
+    /// backlink source.
+    #[error("context-graph back-crawls through a backlink source: with --examples give --backlinks-file FILE (links as `SOURCE TARGET` lines); the websim and --corpus have a backlink service")]
     Examples,
 }
 
@@ -94,12 +138,13 @@ impl ContextArgs {
             ("--layer-cap", self.layer_cap as u64),
             ("--targets", self.targets as u64),
             ("--reference-pages", self.reference_pages),
+            ("--rebuild-every", self.rebuild_every.unwrap_or(1)),
         ] {
             if n == 0 {
                 return Err(ContextPlanError::Zero(flag));
             }
         }
-        if self.crawl.examples.is_some() {
+        if self.crawl.examples.is_some() && self.backlinks_file.is_none() {
             return Err(ContextPlanError::Examples);
         }
         let own = if self.standard {
@@ -114,6 +159,9 @@ impl ContextArgs {
             targets: self.targets,
             reference_pages: self.reference_pages,
             targets_file: self.targets_file.clone(),
+            backlink_requests: self.backlink_requests,
+            backlinks_file: self.backlinks_file.clone(),
+            rebuild_every: self.rebuild_every,
         })
     }
 }
@@ -151,6 +199,37 @@ mod tests {
         assert_eq!(
             plan(&["--examples", "e", "--seeds", "s", "--good", "a"]),
             Err(ContextPlanError::Examples)
+        );
+        assert_eq!((p.backlink_requests, p.rebuild_every), (0, None));
+        assert_eq!(
+            ContextPlan::new(p.crawl.clone()),
+            p,
+            "the flags' defaults are the paper's"
+        );
+    }
+
+    #[test]
+    fn backlinks_and_rebuilds_are_asked_for() {
+        let p = plan(&[
+            "--examples",
+            "e",
+            "--seeds",
+            "s",
+            "--good",
+            "a",
+            "--backlinks-file",
+            "links.txt",
+            "--backlink-requests",
+            "50",
+            "--rebuild-every",
+            "500",
+        ])
+        .unwrap();
+        assert_eq!(p.backlinks_file, Some(PathBuf::from("links.txt")));
+        assert_eq!((p.backlink_requests, p.rebuild_every), (50, Some(500)));
+        assert_eq!(
+            plan(&["--rebuild-every", "0"]),
+            Err(ContextPlanError::Zero("--rebuild-every"))
         );
     }
 }

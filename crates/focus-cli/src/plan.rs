@@ -1,6 +1,6 @@
 //! The typed crawl plan: what a binary asked for, validated once.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use focus_core::{defaults, ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
@@ -49,6 +49,27 @@ pub enum TopicSource {
         /// The seed URL file.
         seeds: PathBuf,
     },
+}
+
+impl TopicSource {
+    /// The good topics as named (a websim's empty list: its default).
+    pub fn good(&self) -> &[String] {
+        match self {
+            TopicSource::Websim { good, .. }
+            | TopicSource::Corpus { good, .. }
+            | TopicSource::Examples { good, .. } => good,
+        }
+    }
+
+    /// The seed URL file, if one was given.
+    pub fn seeds_file(&self) -> Option<&Path> {
+        match self {
+            TopicSource::Websim { seeds, .. } | TopicSource::Corpus { seeds, .. } => {
+                seeds.as_deref()
+            }
+            TopicSource::Examples { seeds, .. } => Some(seeds),
+        }
+    }
 }
 
 /// Fetch attempts of a crawl unless `--max-pages` says otherwise.

@@ -196,6 +196,13 @@ pub struct Summary {
     /// judged relevant (R >= 0.5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged_relevant_recall: Option<f64>,
+    /// Backlink requests made for pages judged on-topic (a crawl with
+    /// backlink expansion; 0 otherwise). They are not fetch attempts.
+    #[serde(default)]
+    pub backlink_requests: u64,
+    /// Parents those requests returned (each queued unless already seen).
+    #[serde(default)]
+    pub backlink_parents: u64,
 }
 
 /// Why a crawl stopped (`summary.json`'s `stopped_because`).

@@ -85,6 +85,12 @@ pub(crate) fn stored_features(q: &QueuedUrl) -> Box<[u32]> {
     apprentice::from_bytes(q.extra.get(8..).unwrap_or_default())
 }
 
+/// The run-metadata key of the backlink requests made so far.
+pub(crate) const PARENT_REQUESTS_KEY: &str = "parent_requests";
+
+/// The run-metadata key of the parents those requests returned.
+pub(crate) const PARENTS_FOUND_KEY: &str = "parents_found";
+
 /// The run-metadata key under which a host's in-flight limit is kept.
 pub(crate) fn host_limit_key(host: &HostKey) -> String {
     format!("host_limit/{host}")
@@ -182,12 +188,19 @@ pub(crate) fn apply(
             scores: &judgement.scores,
         };
         if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
-            for (i, (_, url)) in j.links.iter().enumerate() {
+            let outlinks = j.links.iter().enumerate().map(|(i, (_, url))| {
+                let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
+                (url, features)
+            });
+            // A parent (backlink expansion) is queued as if the page
+            // linked to it: the page's evidence is what sends the crawl
+            // there. It has no link features of its own.
+            let parents = j.parents.iter().flatten().map(|url| (url, &[][..]));
+            for (url, features) in outlinks.chain(parents) {
                 if !rules.policy.follows(url) {
                     continue;
                 }
                 let domain = url.domain_key();
-                let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
                 let p = priority.of(
                     LinkKind::between(&site, &domain),
                     |rule| st.tally.apprentice.blend(rule, features),
@@ -207,6 +220,16 @@ pub(crate) fn apply(
                 }
             }
         }
+    }
+    if let Some(parents) = &j.parents {
+        // Counted whatever the page turned out to be (a duplicate's request
+        // was still made), and kept so a resumed crawl's budget goes on.
+        st.tally.parent_requests += 1;
+        st.tally.parents_found += parents.len() as u64;
+        st.store
+            .put_meta(PARENT_REQUESTS_KEY, &st.tally.parent_requests)?;
+        st.store
+            .put_meta(PARENTS_FOUND_KEY, &st.tally.parents_found)?;
     }
     // A duplicate's links are its original's: they are not stored again,
     // so neither the graph nor a resumed crawl counts them twice.

@@ -243,6 +243,8 @@ fn summarise(
         judged_relevant_agreement: tally.tracker.agreement().agreement(),
         judged_relevant_precision: tally.tracker.agreement().precision(),
         judged_relevant_recall: tally.tracker.agreement().recall(),
+        backlink_requests: tally.parent_requests,
+        backlink_parents: tally.parents_found,
     };
     let taxonomy = &rules.analysis.taxonomy;
     let good: Vec<&str> = taxonomy

@@ -30,6 +30,9 @@ pub(crate) struct Judged {
     pub(crate) judgement: Option<Judgement>,
     pub(crate) follow: bool,
     pub(crate) fingerprint: Option<Fingerprint>,
+    /// The pages linking to this one, when the crawl asked for them
+    /// ([`crate::parents`]; asked in pop order, after judging).
+    pub(crate) parents: Option<Vec<CanonicalUrl>>,
 }
 
 fn now_ms() -> u64 {
@@ -78,6 +81,7 @@ pub(crate) fn failed(c: &Candidate, status: u16, error: String, retry: Retry) ->
         judgement: None,
         follow: false,
         fingerprint: None,
+        parents: None,
     }
 }
 
@@ -154,6 +158,7 @@ pub(crate) fn judge(
         judgement: Some(judgement),
         follow,
         fingerprint,
+        parents: None,
     }
 }
 
@@ -216,6 +221,7 @@ mod tests {
             taxonomy: Taxonomy::new(),
             featurizer,
             link_features: true,
+            parents: None,
         }
     }
 

@@ -57,6 +57,7 @@
 //!     policy: Box::new(SoftFocus::VLDB),
 //!     seeds: web.seed_urls(good, 3).iter().map(|u| canon.canonicalize(u)).collect::<Result<_, _>>()?,
 //!     truth: None,
+//!     parents: None,
 //! };
 //! let out = tempfile::tempdir()?;
 //! let mut cfg = CrawlConfig::new(out.path().to_path_buf());
@@ -86,6 +87,7 @@ mod judge;
 pub mod link_value;
 mod observer;
 mod output;
+pub mod parents;
 mod parts;
 mod pipeline;
 pub mod policy;

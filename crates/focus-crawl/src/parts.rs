@@ -1,6 +1,8 @@
 //! What a crawl is made of, and how the engine splits it: the page
 //! analysis (fetcher, classifier, taxonomy, featurizer) goes to the
-//! pipeline, the policy to the apply step, the truth to the scorer.
+//! pipeline, the policy to the apply step, the truth to the scorer, the
+//! backlink expansion to the pipeline (which asks) and the resume step
+//! (which restores its count).
 
 use std::sync::Arc;
 
@@ -8,6 +10,7 @@ use focus_classify::{Classifier, Featurizer};
 use focus_core::{CanonicalUrl, Taxonomy};
 use focus_fetch::Fetcher;
 
+use crate::parents::ParentExpansion;
 use crate::policy::Policy;
 use crate::scorer::{Scorer, Truth};
 
@@ -28,6 +31,10 @@ pub struct Parts {
     pub seeds: Vec<CanonicalUrl>,
     /// Ground truth for evaluation, when known: only the scorer sees it.
     pub truth: Option<Truth>,
+    /// Backlink expansion: the parents of every page judged on-topic
+    /// join the frontier ([`crate::parents`]); none in the papers' crawls
+    /// but Diligenti's Fig. 6 variant.
+    pub parents: Option<ParentExpansion>,
 }
 
 /// How a fetched page is turned into a judgement (shared with the
@@ -39,6 +46,8 @@ pub(crate) struct Analysis {
     pub(crate) featurizer: Featurizer,
     /// Whether each link's features are computed for the link model.
     pub(crate) link_features: bool,
+    /// Backlink expansion, if the crawl asks for parents.
+    pub(crate) parents: Option<ParentExpansion>,
 }
 
 /// [`Parts`] taken apart: each piece goes only where it is used.
@@ -59,6 +68,7 @@ impl Parts {
             policy,
             seeds,
             truth,
+            parents,
         } = self;
         Split {
             analysis: Arc::new(Analysis {
@@ -67,6 +77,7 @@ impl Parts {
                 taxonomy,
                 featurizer,
                 link_features: policy.uses_link_model(),
+                parents,
             }),
             policy,
             seeds,

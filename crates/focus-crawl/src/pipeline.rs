@@ -10,14 +10,18 @@
 //! — but always in pop order: a page waits in a reorder buffer until every
 //! page popped before it has been applied. Frontier and store operations
 //! therefore happen in the same sequence however fetches interleave, which
-//! is what keeps a seeded crawl deterministic.
+//! is what keeps a seeded crawl deterministic. A page judged on-topic in a
+//! crawl with backlink expansion ([`crate::parents`]) asks for its parents
+//! there too, in pop order, so the request budget goes to the same pages
+//! every run.
 //!
 //! Must not touch the frontier or the store (the engine's `apply` does).
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
-use focus_core::Canonicalizer;
+use focus_core::{CanonicalUrl, Canonicalizer};
 use focus_fetch::{FetchError, FetchOutcome};
 use focus_frontier::Candidate;
 use tokio::sync::mpsc;
@@ -26,6 +30,13 @@ use tokio::task::{JoinHandle, JoinSet};
 use crate::error::CrawlError;
 use crate::judge::{self, Judged};
 use crate::parts::Analysis;
+use crate::policy::HardFocus;
+
+/// A request for a judged page's parents (see [`Stages::ask_parents`]).
+pub(crate) type ParentsRequest = Pin<Box<dyn Future<Output = Vec<CanonicalUrl>> + Send>>;
+
+/// Asks for a judged page's parents, or does not.
+type AskParents = Arc<dyn Fn(&Judged) -> Option<ParentsRequest> + Send + Sync>;
 
 /// The work of the two stages: the crawl's is [`PageStages`]; tests plug in
 /// fetches with chosen delays and failures.
@@ -34,6 +45,12 @@ pub(crate) trait Stages: Send + Sync + 'static {
     fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send;
     /// Judges one fetched page (CPU, on rayon).
     fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged;
+    /// The request for a judged page's parents, if the crawl wants them
+    /// (called in pop order, so a budget is spent deterministically);
+    /// none by default.
+    fn ask_parents(&self, _page: &Judged) -> Option<ParentsRequest> {
+        None
+    }
 }
 
 /// The crawl's stages: the fetcher, then parse, featurise and classify.
@@ -59,6 +76,34 @@ impl Stages for PageStages {
     fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged {
         judge::judge_guarded(c, outcome, &self.analysis, &self.canon)
     }
+
+    /// A page judged on-topic (its best class under a good topic, the
+    /// context crawler's queue 0) asks while the budget lasts. A failed
+    /// request gives no parents: the crawl goes on without them.
+    fn ask_parents(&self, page: &Judged) -> Option<ParentsRequest> {
+        let expansion = self.analysis.parents.as_ref()?;
+        let judgement = page.judgement.as_ref()?;
+        if !page.follow || !HardFocus::admits(&self.analysis.taxonomy, judgement.best) {
+            return None;
+        }
+        let url: CanonicalUrl = page
+            .record
+            .final_url
+            .as_deref()
+            .unwrap_or(&page.record.url)
+            .parse()
+            .ok()?;
+        if !expansion.take() {
+            return None;
+        }
+        let source = expansion.source();
+        Some(Box::pin(async move {
+            source.parents(&url).await.unwrap_or_else(|e| {
+                tracing::warn!(%url, "no parents: {e}");
+                Vec::new()
+            })
+        }))
+    }
 }
 
 /// The running stages. Dropping it closes the batch channel; the stages
@@ -67,6 +112,7 @@ pub(crate) struct Pipeline {
     batches: mpsc::Sender<Vec<Candidate>>,
     judged: mpsc::Receiver<(usize, Judged)>,
     stages: [JoinHandle<()>; 2],
+    ask_parents: AskParents,
 }
 
 impl Pipeline {
@@ -75,6 +121,8 @@ impl Pipeline {
     /// each later pair of stages).
     pub(crate) fn start<S: Stages>(stages: S, batch: usize) -> Self {
         let stages = Arc::new(stages);
+        let asker = stages.clone();
+        let ask_parents: AskParents = Arc::new(move |page: &Judged| asker.ask_parents(page));
         let cap = batch.max(1);
         let (batches, batch_rx) = mpsc::channel::<Vec<Candidate>>(1);
         let (fetched_tx, fetched_rx) = mpsc::channel(cap);
@@ -87,12 +135,14 @@ impl Pipeline {
             batches,
             judged,
             stages,
+            ask_parents,
         }
     }
 
     /// Fetches, analyses and classifies `batch`, calling `apply(c, page)`
     /// for each candidate `c` and its page in pop order, as soon as the page
-    /// and every page before it are judged. After an error the rest of
+    /// and every page before it are judged (and its parents have come, if
+    /// it asked for them). After an error the rest of
     /// the batch may still be in flight: shut the pipeline down.
     pub(crate) async fn process(
         &mut self,
@@ -111,10 +161,13 @@ impl Pipeline {
             if let Some(slot) = waiting.get_mut(i) {
                 *slot = Some(page);
             }
-            while let (Some(c), Some(page)) = (
+            while let (Some(c), Some(mut page)) = (
                 batch.get(next),
                 waiting.get_mut(next).and_then(Option::take),
             ) {
+                if let Some(request) = (self.ask_parents)(&page) {
+                    page.parents = Some(request.await);
+                }
                 apply(c, page)?;
                 next += 1;
             }
@@ -128,6 +181,7 @@ impl Pipeline {
             batches,
             judged,
             stages,
+            ask_parents: _,
         } = self;
         drop(batches);
         drop(judged);

@@ -2,8 +2,8 @@
 //! resume fetched pages are never fetched again, queued URLs come back in
 //! their original order with their numtries (a URL put back after a
 //! transient failure keeps its count), and the tally, link values, link graph, duplicate
-//! detector, stagnation diagnosis and host timings are rebuilt from the
-//! store so the crawl goes on as it would have, and `pages.jsonl` is
+//! detector, stagnation diagnosis, host timings and backlink requests
+//! made are rebuilt from the store so the crawl goes on as it would have, and `pages.jsonl` is
 //! rewritten from the store (a killed crawl may have left it short or torn).
 
 use std::collections::{HashMap, HashSet};
@@ -14,7 +14,7 @@ use focus_frontier::{Candidate, TunnelState};
 
 use crate::apply::{
     harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
-    queued, stored_seq, CrawlState,
+    queued, stored_seq, CrawlState, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
@@ -117,6 +117,13 @@ pub(crate) fn resume(
         if let Some(at) = st.store.get_meta::<u64>(&host_ready_key(host))? {
             st.frontier.cool_until(host, at);
         }
+    }
+    // The backlink budget goes on from what the crawl spent (even when this
+    // run has no expansion, the counts stay in the summary).
+    st.tally.parent_requests = st.store.get_meta(PARENT_REQUESTS_KEY)?.unwrap_or(0);
+    st.tally.parents_found = st.store.get_meta(PARENTS_FOUND_KEY)?.unwrap_or(0);
+    if let Some(expansion) = &analysis.parents {
+        expansion.restore(st.tally.parent_requests);
     }
     let mut stored = st.store.queued().collect::<Result<Vec<_>, _>>()?;
     stored.sort_by_key(stored_seq);

@@ -4,10 +4,11 @@
 //! and the frontier are never given it, so no crawl decision can use it.
 
 /// Answers whether a URL is truly relevant (`None` when unknown).
-pub type TruthFn = Box<dyn Fn(&str) -> Option<bool> + Send + Sync>;
+pub type TruthFn = std::sync::Arc<dyn Fn(&str) -> Option<bool> + Send + Sync>;
 
 /// Evaluation-only ground truth (the websim's or a labelled corpus's):
 /// never read by the crawl's decisions, only recorded next to them.
+#[derive(Clone)]
 pub struct Truth {
     /// Whether a URL is truly relevant (`None` when unknown).
     pub is_relevant: TruthFn,
@@ -58,7 +59,7 @@ mod tests {
         assert_eq!(none.page("http://a.test/", false), None);
         assert_eq!(none.recall(3), None);
         let some = Scorer::new(Some(Truth {
-            is_relevant: Box::new(|u| Some(u.contains("bike"))),
+            is_relevant: std::sync::Arc::new(|u| Some(u.contains("bike"))),
             relevant_total: 4,
         }));
         assert_eq!(some.page("http://a.test/bike", true), Some(true));

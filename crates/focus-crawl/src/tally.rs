@@ -39,6 +39,10 @@ pub(crate) struct Tally {
     pub(crate) retried: u64,
     /// URLs given up on, by the cause of their last attempt.
     pub(crate) abandoned: BTreeMap<String, u64>,
+    /// Backlink requests made ([`crate::parents`]).
+    pub(crate) parent_requests: u64,
+    /// Parents they returned.
+    pub(crate) parents_found: u64,
 }
 
 impl Tally {
@@ -56,6 +60,8 @@ impl Tally {
             outcomes: BTreeMap::new(),
             retried: 0,
             abandoned: BTreeMap::new(),
+            parent_requests: 0,
+            parents_found: 0,
         }
     }
 

@@ -436,17 +436,14 @@ async fn context_crawl(
         _ => focus_cli::Crawler::Context,
     };
     let plan = ContextPlan {
-        crawl: CrawlPlan {
+        targets: CONTEXT_TARGETS,
+        targets_file: Some(targets.to_path_buf()),
+        ..ContextPlan::new(CrawlPlan {
             max_pages: cfg.pages as u64,
             seed: cfg.seed,
             strategy: Strategy::of(own),
             ..CrawlPlan::new(source, dir.to_path_buf())
-        },
-        depth: focus_cli::DEFAULT_DEPTH,
-        layer_cap: focus_cli::DEFAULT_LAYER_CAP,
-        targets: CONTEXT_TARGETS,
-        reference_pages: focus_cli::DEFAULT_REFERENCE_PAGES,
-        targets_file: Some(targets.to_path_buf()),
+        })
     };
     run_context(&plan).await?;
     read_urls(&dir.join("pages.jsonl"))
