@@ -3,6 +3,7 @@
 //! user named on a served site, or the defaults; queries go to the search
 //! service over HTTP, as Bergmark's went to Google.
 
+use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use std::path::Path;
 
 use focus_classify::{Example, Featurizer};
@@ -135,6 +136,17 @@ pub(crate) fn site_topics(
         .collect())
 }
 
+/// The search service's request for the top `k` pages of `query`: its
+/// words joined by `+`, each percent-encoded (a `&`, `#` or `+` in a word
+/// is part of the word).
+fn search_url(host: &str, query: &str, k: usize) -> String {
+    let words: Vec<String> = query
+        .split_whitespace()
+        .map(|w| utf8_percent_encode(w, NON_ALPHANUMERIC).to_string())
+        .collect();
+    format!("http://{host}/search?q={}&max={k}", words.join("+"))
+}
+
 /// Asks the search service on `search_host` for the top `k` pages of each
 /// topic that has a query, over HTTP; fills in `urls`.
 pub(crate) async fn search(
@@ -153,10 +165,8 @@ pub(crate) async fn search(
                 t.name
             )));
         };
-        let words: Vec<&str> = q.split_whitespace().collect();
-        let url = format!("http://{host}/search?q={}&max={k}", words.join("+"));
         let url = canon
-            .canonicalize(&url)
+            .canonicalize(&search_url(host, q, k))
             .map_err(|e| AppError::Input(format!("search for `{}`: {e}", t.name)))?;
         asks.push((i, url));
     }
@@ -269,6 +279,14 @@ pub(crate) async fn seed_examples(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_query_word_with_a_reserved_character_stays_one_word() {
+        let url = search_url("search.test", "R&D  c++ #1", 7);
+        assert_eq!(url, "http://search.test/search?q=R%26D+c%2B%2B+%231&max=7");
+        let canon = Canonicalizer::default().canonicalize(&url).unwrap();
+        assert!(canon.as_str().contains("q=R%26D+c%2B%2B+%231"), "{canon}");
+    }
 
     #[test]
     fn a_topics_file_gives_queries_or_urls() {
