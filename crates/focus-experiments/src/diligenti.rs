@@ -113,7 +113,7 @@ pub async fn diligenti(cfg: &ReproConfig) -> Result<String, AppError> {
          `context-graph` runs the same crawls). Each case: 10 target pages of the topic, \
          context graphs of depth 4 with at most 300 pages per layer back-crawled through the \
          backlink service, a 500-page breadth-first reference pass for idf, one naive Bayes \
-         per layer; then three crawls from the same 3 seed pages with that classifier: \
+         per layer; then four crawls from the same 3 seed pages with that classifier: \
          breadth-first, the standard focused crawler (best first on the target layer's \
          likelihood), the context-focused crawler (N+2 queues) and the context-focused \
          crawler with backlinks (the parents of each page judged on-topic asked of the \
