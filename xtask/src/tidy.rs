@@ -135,11 +135,18 @@ const RULES: &[Rule] = &[
             "focus-hard",
             "collection-synth",
             "context-graph",
+            "bingo",
             "focus-experiments",
             "xtask",
         ],
         dev_ok: false,
         why: "focus-app is composition for the binaries; no library may depend on it",
+    },
+    Rule {
+        dependency: "tantivy",
+        allowed: &["focus-search"],
+        dev_ok: false,
+        why: "the full-text index stays behind focus-search's API",
     },
     Rule {
         dependency: "focus-experiments",

@@ -26,7 +26,7 @@ impl Bar {
 impl Observer for Bar {
     fn page(&mut self, p: &Progress) {
         self.0.set_position(p.pages);
-        if p.pages % 25 == 0 {
+        if p.pages.is_multiple_of(25) {
             self.0.set_message(format!(
                 "harvest(ma100) {:.2}  {:.0} pages/s  frontier {}",
                 p.harvest_ma, p.pages_per_s, p.frontier

@@ -89,7 +89,7 @@ impl Host {
 
     /// For institutions: is this leaf a person page (else a document)?
     pub(crate) fn is_person(&self, local: u32) -> bool {
-        self.is_institution() && self.leaf_index(local) % GROUP == 0
+        self.is_institution() && self.leaf_index(local).is_multiple_of(GROUP)
     }
 
     /// The page a leaf hangs under (section, home or, for documents, the person).
@@ -100,7 +100,7 @@ impl Host {
             Node::Leaf(_) => {
                 let j = self.leaf_index(local);
                 if self.is_institution() {
-                    if j % GROUP != 0 {
+                    if !j.is_multiple_of(GROUP) {
                         return local - j % GROUP;
                     }
                     let g = j / GROUP;
