@@ -17,13 +17,20 @@
 //! are ignored (they belong to no topic). Hidden entries and other file types
 //! are skipped and counted. Good topics are given separately as paths.
 //!
-//! This crate owns reading that folder (file I/O only, no network: the URLs
-//! of `urls.txt` are returned for the caller to fetch). It depends on
-//! `focus-core` alone and must not depend on the fetcher, analysers or
+//! The same set can come from a browser's bookmarks export instead
+//! (`--bookmarks FILE`, [`load_bookmarks`]): its folders are the topics and
+//! its bookmarked http(s) pages the example URLs.
+//!
+//! This crate owns reading that folder or file (file I/O only, no network:
+//! the URLs of `urls.txt` and of bookmarks are returned for the caller to
+//! fetch). It depends on `focus-core` (and html5ever's tokenizer for
+//! bookmarks files) and must not depend on the fetcher, analysers or
 //! classifiers.
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod bookmarks;
 mod load;
 
+pub use bookmarks::{load_bookmarks, parse_bookmarks, topic_name};
 pub use load::{load, Example, ExampleContent, ExampleSet, ExamplesError, LoadOptions, Skipped};

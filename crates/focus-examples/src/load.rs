@@ -37,14 +37,32 @@ pub enum ExamplesError {
     /// The set has no topic folders at all.
     #[error("{0}: no topic folders (each sub-folder of the example set is a topic)")]
     Empty(PathBuf),
+    /// A file to read whole (a bookmarks file) is larger than
+    /// [`LoadOptions::max_file_bytes`].
+    #[error("{path}: {size} bytes, over the {limit} byte limit")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size in bytes (at least this many were found).
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A bookmarks file holds no folder that makes a topic.
+    #[error(
+        "{0}: no bookmark folders with a usable name (each folder of a browser's bookmarks \
+         export is a topic; bookmarks outside folders are not examples)"
+    )]
+    NoBookmarkFolders(String),
 }
 
 /// Limits applied while loading.
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
-    /// Larger files are skipped (and reported) rather than read.
+    /// Larger files are skipped (and reported) rather than read; a larger
+    /// bookmarks file is an error ([`ExamplesError::TooLarge`]).
     pub max_file_bytes: u64,
-    /// Canonicalises the URLs of `urls.txt`.
+    /// Canonicalises the URLs of `urls.txt` and of bookmarks.
     pub canonicalizer: Canonicalizer,
 }
 
@@ -93,7 +111,8 @@ pub struct Skipped {
 pub struct ExampleSet {
     /// Topics from the folder tree, with the good marks applied.
     pub taxonomy: Taxonomy,
-    /// Every example, in a deterministic order (sorted paths).
+    /// Every example, in a deterministic order (sorted paths for a folder,
+    /// document order for a bookmarks file).
     pub examples: Vec<Example>,
     /// Entries that were not used, with reasons.
     pub skipped: Vec<Skipped>,
@@ -151,23 +170,30 @@ pub fn load(dir: &Path, good: &[String], opts: &LoadOptions) -> Result<ExampleSe
     if set.taxonomy.is_empty() {
         return Err(ExamplesError::Empty(dir.to_path_buf()));
     }
+    mark_good_paths(&mut set.taxonomy, good)?;
+    Ok(set)
+}
+
+/// Marks each of the `good` topic paths good (shared by every reader of
+/// example sets): a path that names no topic (or the root) is
+/// [`ExamplesError::UnknownGood`], nested good topics are
+/// [`ExamplesError::Good`].
+pub(crate) fn mark_good_paths(
+    taxonomy: &mut Taxonomy,
+    good: &[String],
+) -> Result<(), ExamplesError> {
     for path in good {
         let trimmed = path.trim_matches('/');
-        let Some(id) = set.taxonomy.find(trimmed).filter(|&t| t != TopicId::ROOT) else {
-            let known: Vec<&str> = set
-                .taxonomy
-                .ids()
-                .skip(1)
-                .map(|t| set.taxonomy.path(t))
-                .collect();
+        let Some(id) = taxonomy.find(trimmed).filter(|&t| t != TopicId::ROOT) else {
+            let known: Vec<&str> = taxonomy.ids().skip(1).map(|t| taxonomy.path(t)).collect();
             return Err(ExamplesError::UnknownGood {
                 path: path.clone(),
                 known: known.join(", "),
             });
         };
-        set.taxonomy.mark_good(id).map_err(ExamplesError::Good)?;
+        taxonomy.mark_good(id).map_err(ExamplesError::Good)?;
     }
-    Ok(set)
+    Ok(())
 }
 
 fn sorted_entries(folder: &Path) -> Result<Vec<PathBuf>, ExamplesError> {
