@@ -33,6 +33,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod bingo;
 mod collections;
 mod context_graph;
 mod progress;
@@ -40,6 +41,7 @@ mod sample_pass;
 mod setup;
 mod websim_text;
 
+pub use bingo::{run_bingo, search_crawl, Archetype, BingoOutcome, Cluster, SearchOutcome, OTHERS};
 pub use collections::{
     collection_slug, collections_table, parse_topics, run_collections, Collection,
     CollectionsOutcome, CollectionsReport, Member, TopicSpec, CORPUS_TOPICS, RANKS, WEBSIM_TOPICS,

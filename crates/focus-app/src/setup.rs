@@ -419,7 +419,7 @@ const EXAMPLE_FETCHES: usize = 16;
 
 /// The user's examples: files are analysed, URLs fetched first (several at
 /// once); the examples keep the set's order whatever order fetches end in.
-async fn user_examples(
+pub(crate) async fn user_examples(
     set: &focus_examples::ExampleSet,
     fetcher: &Fetcher,
     featurizer: &Featurizer,

@@ -317,6 +317,20 @@ impl SvmTree {
             .collect()
     }
 
+    /// The confidence of `topic`'s own SVM (against its siblings and the
+    /// far-away documents) in a document, whatever path the document takes;
+    /// `None` for a topic without an SVM (the root, or one that had no
+    /// negatives).
+    pub fn confidence(&self, counts: &SparseVec, topic: TopicId) -> Option<f64> {
+        let (feats, svm) = self.nodes.iter().find_map(|n| {
+            n.children
+                .iter()
+                .position(|&c| c == topic)
+                .map(|i| &n.models[i])
+        })?;
+        Some(svm.confidence(&restrict(&tfidf(counts, &self.idf), feats)))
+    }
+
     /// The accepted path from the root: (topic, confidence) per level.
     pub fn path(&self, counts: &SparseVec) -> Vec<(TopicId, f64)> {
         let x = tfidf(counts, &self.idf);
@@ -531,5 +545,12 @@ mod tests {
             .precision_estimates()
             .iter()
             .all(|&(_, p)| (0.0..=1.0).contains(&p)));
+        // A topic's own SVM, whatever path the page takes: biology's SVM
+        // is sure of a biology page and against a physics page.
+        let bio_page = v(&[(2, 2.0), (10, 1.0)]);
+        let phys_page = v(&[(1, 2.0), (10, 1.0)]);
+        let c = |x: &SparseVec| tree.confidence(x, id("sci/biology")).unwrap();
+        assert!(c(&bio_page) > 0.0 && c(&phys_page) < 0.0);
+        assert_eq!(tree.confidence(&bio_page, TopicId::ROOT), None);
     }
 }

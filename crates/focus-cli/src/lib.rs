@@ -30,12 +30,17 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod args;
+mod bingo;
 mod collections;
 mod context;
 mod plan;
 
 pub use args::{
     parse_duration, BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg,
+};
+pub use bingo::{
+    Admit, BingoArgs, BingoPlan, BingoPlanError, SearchArgs, DEFAULT_ARCHETYPES,
+    DEFAULT_LEARNING_PAGES, DEFAULT_MAX_TUNNEL, DEFAULT_OTHERS,
 };
 pub use collections::{
     CollectionArgs, CollectionPlan, CollectionPlanError, IdfArg, IdfSource, DEFAULT_IDF_PAGES,

@@ -14,6 +14,20 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// as an attempt, but no request was sent.
 pub const ROBOTS_DISALLOWED: &str = "robots_disallowed";
 
+/// One line of `texts.jsonl` (a crawl that keeps text,
+/// `CrawlConfig::keep_text`): the title and main text of a fetched page
+/// that is not a duplicate, for a local search index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextLine {
+    /// The page's URL, as in `pages.jsonl` (a redirect's target is in
+    /// its `final_url` there).
+    pub url: String,
+    /// Its title.
+    pub title: String,
+    /// Its main text (navigation and footer left out).
+    pub text: String,
+}
+
 /// One line of `pages.jsonl`: one fetch attempt. Fields are declared in
 /// the order they are written (alphabetical, as the first writers did).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -37,7 +37,7 @@ mod taxonomy;
 mod taxonomy_file;
 
 pub use canon::{CanonError, CanonicalUrl, Canonicalizer, MAX_HOST_BYTES, MAX_URL_BYTES};
-pub use contract::{Duplicate, DuplicateKind, PageLine, StopReason, Summary};
+pub use contract::{Duplicate, DuplicateKind, PageLine, StopReason, Summary, TextLine};
 pub use hash::mix64;
 pub use ids::{DomainKey, HostKey, PageId};
 pub use strategy::{defaults, ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};

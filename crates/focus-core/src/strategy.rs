@@ -73,6 +73,10 @@ pub enum Crawler {
     /// followed in the order of the queue (context-graph layer, then
     /// "other") its per-layer classifier puts it in, by likelihood.
     Context,
+    /// BINGO!'s harvesting phase (after its learning phase): pages of any
+    /// user topic expanded, URLs by classifier confidence, tunnelling with
+    /// priority decay (`bingo` runs both phases).
+    Bingo,
 }
 
 impl Crawler {

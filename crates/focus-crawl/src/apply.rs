@@ -19,7 +19,7 @@ use crate::crawl_graph::CrawlGraph;
 use crate::error::CrawlError;
 use crate::judge::Judged;
 use crate::link_value::LinkKind;
-use crate::output::PagesLog;
+use crate::output::{PagesLog, TextLog};
 use crate::parts::Analysis;
 use crate::policy::{Expansion, PageVerdict, Policy};
 use crate::scorer::Scorer;
@@ -30,6 +30,7 @@ pub(crate) struct CrawlState {
     pub(crate) frontier: Frontier,
     pub(crate) store: Store,
     pub(crate) log: PagesLog,
+    pub(crate) texts: Option<TextLog>,
     pub(crate) tally: Tally,
     pub(crate) graph: CrawlGraph,
     pub(crate) duplicates: DuplicateDetector,
@@ -186,6 +187,10 @@ pub(crate) fn apply(
             links: &st.tally.links,
             tunnel: c.tunnel,
             scores: &judgement.scores,
+            parent_best: parent
+                .as_ref()
+                .and_then(|p| p.class.as_deref())
+                .and_then(|class| rules.analysis.taxonomy.find(class)),
         };
         if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
             let outlinks = j.links.iter().enumerate().map(|(i, (_, url))| {
@@ -230,6 +235,16 @@ pub(crate) fn apply(
             .put_meta(PARENT_REQUESTS_KEY, &st.tally.parent_requests)?;
         st.store
             .put_meta(PARENTS_FOUND_KEY, &st.tally.parents_found)?;
+    }
+    if let (Some(texts), Some((title, text)), None) = (&mut st.texts, &j.text, duplicate) {
+        texts.write(&focus_core::TextLine {
+            url: record
+                .final_url
+                .clone()
+                .unwrap_or_else(|| record.url.clone()),
+            title: title.clone(),
+            text: text.clone(),
+        })?;
     }
     // A duplicate's links are its original's: they are not stored again,
     // so neither the graph nor a resumed crawl counts them twice.

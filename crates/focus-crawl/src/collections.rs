@@ -172,6 +172,7 @@ mod tests {
                 off_topic_steps: steps,
             },
             scores: &[],
+            parent_best: None,
         }
     }
 

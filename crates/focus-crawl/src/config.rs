@@ -49,6 +49,10 @@ pub struct CrawlConfig {
     pub max_tries: u32,
     /// Set to stop cleanly between batches (Ctrl-C).
     pub stop: Arc<AtomicBool>,
+    /// Write `texts.jsonl`: the title and main text of every fetched page
+    /// that is not a duplicate (`focus_core::TextLine`), for a local search
+    /// index over the crawl. A resumed crawl appends to it.
+    pub keep_text: bool,
 }
 
 impl CrawlConfig {
@@ -70,6 +74,7 @@ impl CrawlConfig {
             frontier_memory: None,
             max_tries: defaults::MAX_TRIES,
             stop: Arc::new(AtomicBool::new(false)),
+            keep_text: false,
         }
     }
 }

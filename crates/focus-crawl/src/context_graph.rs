@@ -122,6 +122,7 @@ mod tests {
             links: &links,
             tunnel: TunnelState::default(),
             scores,
+            parent_best: None,
         };
         match p.expand(&v) {
             Expansion::Expand { priority, .. } => priority.page,

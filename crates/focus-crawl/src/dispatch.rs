@@ -21,6 +21,7 @@ pub(crate) fn discipline(order: Order, seed: u64) -> Discipline {
         Order::BreadthFirst => Discipline::BreadthFirst,
         Order::Random => Discipline::Random { seed },
         Order::BestFirst => Discipline::BestFirst,
+        Order::DepthFirst => Discipline::DepthFirst,
     }
 }
 

@@ -22,7 +22,7 @@ use crate::distill_step::{self, distill};
 use crate::error::CrawlError;
 use crate::link_value::LinkKind;
 use crate::observer::{Observer, Progress};
-use crate::output::{self, PagesLog};
+use crate::output::{self, PagesLog, TextLog};
 use crate::parts::{Parts, Split};
 use crate::pipeline::{PageStages, Pipeline};
 use crate::resume;
@@ -47,7 +47,7 @@ pub async fn run(
         policy,
         seeds,
         scorer,
-    } = parts.split();
+    } = parts.split(cfg.keep_text);
     let mut st = open(&cfg, policy.order())?;
     if cfg.resume && st.store.page_count() > 0 {
         let notice = resume::resume(&mut st, &analysis, &scorer)?;
@@ -114,6 +114,9 @@ pub async fn run(
     }
     pipeline.shutdown().await;
     st.log.flush()?;
+    if let Some(texts) = &mut st.texts {
+        texts.flush()?;
+    }
     st.store.flush()?;
     summarise(&cfg, &st, &rules, stopped_because, started)
 }
@@ -128,6 +131,11 @@ fn open(cfg: &CrawlConfig, order: crate::policy::Order) -> Result<CrawlState, Cr
     }
     let store = Store::open(&store_dir)?;
     let log = PagesLog::create(&cfg.out)?;
+    let texts = if cfg.keep_text {
+        Some(TextLog::open(&cfg.out, cfg.resume)?)
+    } else {
+        None
+    };
     let mut frontier = Frontier::new(dispatch::discipline(order, cfg.seed));
     if let Some(bound) = cfg.frontier_memory {
         // Beyond `bound` queued URLs the frontier files URLs in its
@@ -143,6 +151,7 @@ fn open(cfg: &CrawlConfig, order: crate::policy::Order) -> Result<CrawlState, Cr
         frontier,
         store,
         log,
+        texts,
         tally: Tally::new(cfg.window, cfg.stagnation.clone()),
         graph: CrawlGraph::default(),
         duplicates: DuplicateDetector::new(NEAR_DUPLICATE_BITS),

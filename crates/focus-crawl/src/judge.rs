@@ -33,6 +33,8 @@ pub(crate) struct Judged {
     /// The pages linking to this one, when the crawl asked for them
     /// ([`crate::parents`]; asked in pop order, after judging).
     pub(crate) parents: Option<Vec<CanonicalUrl>>,
+    /// The page's title and main text, when the crawl keeps text.
+    pub(crate) text: Option<(String, String)>,
 }
 
 fn now_ms() -> u64 {
@@ -82,6 +84,7 @@ pub(crate) fn failed(c: &Candidate, status: u16, error: String, retry: Retry) ->
         follow: false,
         fingerprint: None,
         parents: None,
+        text: None,
     }
 }
 
@@ -122,6 +125,9 @@ pub(crate) fn judge(
     record.content_hash = fingerprint.map(|f| f.content);
     record.fingerprint = fingerprint.map(|f| f.simhash);
     let follow = !(doc.meta_robots.nofollow || page.robots.nofollow);
+    let text = analysis
+        .keep_text
+        .then(|| (doc.title.clone(), doc.text.clone()));
     let mut seen = HashSet::new();
     let kept: Vec<_> = doc
         .links
@@ -159,6 +165,7 @@ pub(crate) fn judge(
         follow,
         fingerprint,
         parents: None,
+        text,
     }
 }
 
@@ -222,6 +229,7 @@ mod tests {
             featurizer,
             link_features: true,
             parents: None,
+            keep_text: false,
         }
     }
 

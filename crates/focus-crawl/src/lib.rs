@@ -74,6 +74,7 @@
 
 mod apply;
 pub mod apprentice;
+pub mod bingo;
 pub mod collections;
 mod config;
 pub mod context_graph;

@@ -1,6 +1,7 @@
 //! The output contract: `pages.jsonl` (one object per fetch attempt,
 //! appended as the crawl goes), and at the end `summary.json`, `hubs.tsv`,
-//! `authorities.tsv` and `harvest.svg`.
+//! `authorities.tsv` and `harvest.svg`; `texts.jsonl` when the crawl keeps
+//! text.
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -38,6 +39,38 @@ impl PagesLog {
             truth,
         );
         serde_json::to_writer(&mut self.0, &line).map_err(|e| CrawlError::Output(e.to_string()))?;
+        self.0
+            .write_all(b"\n")
+            .map_err(|e| CrawlError::Output(e.to_string()))
+    }
+
+    pub(crate) fn flush(&mut self) -> Result<(), CrawlError> {
+        self.0
+            .flush()
+            .map_err(|e| CrawlError::Output(e.to_string()))
+    }
+}
+
+/// Writes `texts.jsonl` lines. Unlike `pages.jsonl` it is appended to by
+/// a resumed crawl (the store keeps no text); a reader skips a line torn
+/// by a killed crawl.
+pub(crate) struct TextLog(BufWriter<File>);
+
+impl TextLog {
+    pub(crate) fn open(dir: &Path, append: bool) -> Result<Self, CrawlError> {
+        let path = dir.join("texts.jsonl");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(append)
+            .truncate(!append)
+            .open(&path)
+            .map_err(|e| CrawlError::io(&path, e))?;
+        Ok(Self(BufWriter::new(file)))
+    }
+
+    pub(crate) fn write(&mut self, line: &focus_core::TextLine) -> Result<(), CrawlError> {
+        serde_json::to_writer(&mut self.0, line).map_err(|e| CrawlError::Output(e.to_string()))?;
         self.0
             .write_all(b"\n")
             .map_err(|e| CrawlError::Output(e.to_string()))

@@ -48,6 +48,8 @@ pub(crate) struct Analysis {
     pub(crate) link_features: bool,
     /// Backlink expansion, if the crawl asks for parents.
     pub(crate) parents: Option<ParentExpansion>,
+    /// Whether each page's title and main text are kept (`texts.jsonl`).
+    pub(crate) keep_text: bool,
 }
 
 /// [`Parts`] taken apart: each piece goes only where it is used.
@@ -59,7 +61,7 @@ pub(crate) struct Split {
 }
 
 impl Parts {
-    pub(crate) fn split(self) -> Split {
+    pub(crate) fn split(self, keep_text: bool) -> Split {
         let Parts {
             fetcher,
             classifier,
@@ -78,6 +80,7 @@ impl Parts {
                 featurizer,
                 link_features: policy.uses_link_model(),
                 parents,
+                keep_text,
             }),
             policy,
             seeds,

@@ -13,6 +13,8 @@
 //! | [`RandomOrder`] | 1999 "unfocused" | every page | — | seeded random |
 //! | [`BestFirst`] | Diligenti's "standard focused" | every page | classifier score of the parent | score ↓ |
 //! | [`ContextFocused`] | Diligenti et al. 2000 | every page | (N + 1 − queue) + likelihood: the page's context-graph layer, or "other", then its likelihood | priority ↓ (the N+2 queues as one order) |
+//! | [`crate::bingo::Bingo`] learning | BINGO! 2003 | pages of a user topic whose parent is in the same topic (sharp focus) on the seeds' domains, and pages within `max_tunnel` steps of one | relevance, halved per off-topic step | last come first served (depth first) |
+//! | [`crate::bingo::Bingo`] harvesting | BINGO! 2003 | pages of any user topic (soft focus), and pages within `max_tunnel` steps of one | relevance, halved per off-topic step | priority ↓ |
 //! | [`CollectionSynthesis`] | Bergmark 2002 | nuggets (correlation ≥ threshold, collection not full), and off-topic pages within `cutoff` steps of one | correlation, halved per off-topic step | FIFO by depth (Mercator) |
 
 use focus_core::{CanonicalUrl, ChildPriority, Crawler, SoftOrder, Taxonomy, TopicId};
@@ -38,6 +40,8 @@ pub enum Order {
     Random,
     /// Priority descending.
     BestFirst,
+    /// Last come, first served.
+    DepthFirst,
 }
 
 /// What the classifier said about a fetched page.
@@ -57,6 +61,9 @@ pub struct PageVerdict<'a> {
     /// The classifier's per-class scores, highest first (empty when the
     /// classifier gives none).
     pub scores: &'a [(TopicId, f64)],
+    /// The best leaf of the page this one was found on (`None` for a seed
+    /// or an unclassified parent).
+    pub parent_best: Option<TopicId>,
 }
 
 /// The priority of a page's outlinks: the page's evidence, scaled by link
@@ -403,6 +410,7 @@ pub fn for_crawler(crawler: Crawler) -> Box<dyn Policy> {
         Crawler::BestFirst => Box::new(BestFirst),
         Crawler::Collections => Box::new(CollectionSynthesis::default()),
         Crawler::Context => Box::new(ContextFocused::with_depth(crate::context_graph::DEPTH)),
+        Crawler::Bingo => Box::new(crate::bingo::Bingo::harvesting()),
     }
 }
 
@@ -437,6 +445,7 @@ mod tests {
             links: &links,
             tunnel: TunnelState::default(),
             scores: &[],
+            parent_best: None,
         };
         assert_eq!(
             HardFocus.expand(&v(racing)),
@@ -457,6 +466,7 @@ mod tests {
             links: &LinkValue::new(),
             tunnel: TunnelState::default(),
             scores: &[],
+            parent_best: None,
         };
         for soft in [SoftFocus::VLDB, SoftFocus::WWW] {
             assert_eq!(
@@ -507,6 +517,7 @@ mod tests {
             links: &LinkValue::new(),
             tunnel: TunnelState::default(),
             scores: &[],
+            parent_best: None,
         };
         for p in [&BreadthFirst as &dyn Policy, &RandomOrder] {
             assert_eq!(p.expand(&v), Expansion::expand(LinkPriority::uniform(0.0)));
@@ -534,6 +545,7 @@ mod tests {
             links: &links,
             tunnel: TunnelState::default(),
             scores: &[],
+            parent_best: None,
         };
         let factor = links.factor(LinkKind::CrossSite);
         assert!(factor < 0.1, "{factor}");

@@ -26,6 +26,8 @@ pub enum Discipline {
     },
     /// Priority ↓ (Diligenti's "standard focused" baseline).
     BestFirst,
+    /// Last come, first served: BINGO!'s depth-first learning phase.
+    DepthFirst,
     /// Layer ↑ then priority ↓: the context-graph crawler's N+2 queues
     /// (candidates without a layer go to the last, "other" queue).
     Layered {
@@ -93,6 +95,7 @@ impl Discipline {
             Discipline::BreadthFirst => (u64::from(c.depth), 0),
             Discipline::Random { seed } => (xxh3_64_with_seed(&c.id.to_le_bytes(), seed), 0),
             Discipline::BestFirst => (desc(c.priority), 0),
+            Discipline::DepthFirst => (u64::MAX - seq, 0),
             Discipline::Layered { layers } => {
                 let last = layers.saturating_sub(1);
                 (
@@ -177,6 +180,17 @@ mod tests {
         assert!(d.key(&cand(0.1, 0, 0), 5) < d.key(&cand(0.9, 1, 0), 1));
         assert!(d.key(&cand(0.9, 0, 0), 5) < d.key(&cand(0.1, 0, 0), 1));
         assert!(d.key(&cand(0.5, 0, 0), 1) < d.key(&cand(0.5, 0, 0), 2));
+    }
+
+    #[test]
+    fn depth_first_serves_the_newest_url_first_whatever_its_priority() {
+        let d = Discipline::DepthFirst;
+        assert!(d.key(&cand(0.1, 0, 5), 9) < d.key(&cand(0.9, 0, 1), 8));
+        assert!(d.key(&cand(0.9, 0, 1), 8) < d.key(&cand(0.9, 0, 1), 2));
+        assert_eq!(
+            d.priority_in_rank(d.host_key(d.key(&cand(0.5, 0, 0), 1), 0)),
+            None
+        );
     }
 
     #[test]

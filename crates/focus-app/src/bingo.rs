@@ -1,0 +1,280 @@
+//! BINGO! (Sizov et al. 2003) composed from the crates: a topic tree with
+//! training pages (a bookmarks file's folders, an example set, or pages
+//! sampled from the websim or a corpus for its `--good` topics) plus an
+//! `others` class of far-away pages → one linear SVM per topic
+//! (focus-classify's [`SvmTree`], MI feature selection, ξα estimates) →
+//! the learning phase (sharp focus, depth first, on the training pages'
+//! domains: [`Bingo::learning`]) → archetypes per topic: the top HITS
+//! authorities and the top SVM confidences of the pages it kept, admitted
+//! when the topic's SVM accepts them (or, `--admit above-mean`, when more
+//! confident than the topic's training pages on average) (`archetypes.tsv`,
+//! which `--review` lets the user edit) → retraining →
+//! the harvesting phase (soft focus, best first by confidence, tunnelling,
+//! from the best hubs and the seeds: [`Bingo::harvesting`]) → the local
+//! search index over every page both phases kept (`bingo/search.rs`).
+//! Each phase is an ordinary crawl of the engine in its own directory
+//! (`OUT/learning`, `OUT/harvesting`).
+
+mod archetypes;
+mod search;
+mod topics;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use focus_classify::{Example, Featurizer, SvmConfig, SvmTree};
+use focus_cli::BingoPlan;
+use focus_core::{CanonicalUrl, Canonicalizer, Dispatch, Taxonomy, TopicId};
+use focus_crawl::bingo::Bingo;
+use focus_crawl::{Parts, Truth};
+use focus_eval::Summary;
+use focus_fetch::Fetcher;
+use focus_text::TextConfig;
+
+pub use archetypes::Archetype;
+pub use search::{search_crawl, Cluster, SearchOutcome};
+
+use crate::sample_pass::run_with_bar;
+use crate::setup::{crawl_config, serve_source, AppError};
+
+/// The topic that holds the far-away pages (BINGO!'s OTHERS).
+pub const OTHERS: &str = "others";
+
+/// What a BINGO! run produced.
+#[derive(Debug)]
+pub struct BingoOutcome {
+    /// The learning phase's summary (`OUT/learning/summary.json`).
+    pub learning: Summary,
+    /// The harvesting phase's summary; `None` when the run stopped for the
+    /// user's review of the archetypes.
+    pub harvesting: Option<Summary>,
+    /// Every archetype candidate, admitted or not (`archetypes.tsv`).
+    pub archetypes: Vec<Archetype>,
+    /// Per user topic: (path, training pages before, after the archetypes).
+    pub training: Vec<(String, usize, usize)>,
+    /// Per topic: the ξα precision estimate of its SVM after retraining.
+    pub precision: Vec<(String, f64)>,
+    /// Pages in the local search index (`OUT/index`).
+    pub indexed: u64,
+}
+
+/// The trained tree and what it was trained on.
+struct Model {
+    tree: SvmTree,
+    taxonomy: Taxonomy,
+    examples: Vec<Example>,
+}
+
+fn train(taxonomy: &Taxonomy, examples: Vec<Example>, seed: u64) -> Result<Model, AppError> {
+    let cfg = SvmConfig {
+        seed,
+        ..SvmConfig::default()
+    };
+    let tree = SvmTree::train(taxonomy, &examples, &cfg)?;
+    Ok(Model {
+        tree,
+        taxonomy: taxonomy.clone(),
+        examples,
+    })
+}
+
+/// One phase's crawl.
+struct Phase<'a> {
+    dir: &'a str,
+    policy: Bingo,
+    seeds: Vec<CanonicalUrl>,
+    pages: u64,
+    resume: bool,
+}
+
+async fn crawl_phase(
+    plan: &BingoPlan,
+    model: &Model,
+    fetcher: &Fetcher,
+    featurizer: &Featurizer,
+    truth: Option<&Truth>,
+    phase: Phase<'_>,
+) -> Result<Summary, AppError> {
+    let mut cfg = crawl_config(&plan.crawl);
+    cfg.out = plan.crawl.out.join(phase.dir);
+    cfg.max_pages = phase.pages;
+    cfg.keep_text = true;
+    cfg.resume = phase.resume;
+    if phase.policy.phase() == focus_crawl::bingo::Phase::Learning {
+        // Depth first means the newest URL next, however poor.
+        cfg.dispatch = Dispatch::Fill;
+    }
+    let parts = Parts {
+        fetcher: fetcher.clone(),
+        classifier: Arc::new(model.tree.clone()),
+        taxonomy: model.taxonomy.clone(),
+        featurizer: featurizer.clone(),
+        policy: Box::new(phase.policy),
+        seeds: phase.seeds,
+        truth: truth.cloned(),
+        parents: None,
+    };
+    Ok(run_with_bar(parts, cfg).await?)
+}
+
+/// Runs BINGO! as `plan` says: both phases, or the learning phase only
+/// when `--review` stops for the user (a `--resume` run then retrains on
+/// the archetypes left in `archetypes.tsv` and harvests).
+pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
+    use focus_crawl::policy::Policy as _;
+    let canon = Canonicalizer::default();
+    // BINGO!'s document analysis: stop words, Porter stemming, tf·idf.
+    let featurizer = Featurizer::new(TextConfig::stemmed());
+    // A bookmarks file names a web of its own (the flags' source is then
+    // the default websim, not served).
+    let served = if plan.bookmarks.is_some() {
+        None
+    } else {
+        serve_source(&plan.crawl.source, plan.crawl.seed).await?
+    };
+    let start = topics::topic_tree(plan, served.as_ref(), &canon)?;
+    let examples =
+        crate::setup::user_examples(&start.set, &start.fetcher, &featurizer, &canon).await;
+    let taxonomy = &start.set.taxonomy;
+    let user_topics = topics::user_topics(taxonomy);
+    let trained = |t: TopicId| {
+        examples
+            .iter()
+            .any(|e| taxonomy.is_ancestor_or_self(t, e.topic))
+    };
+    if let Some(&t) = user_topics.iter().find(|&&t| !trained(t)) {
+        return Err(AppError::Input(format!(
+            "topic {} has no training page that could be fetched",
+            start.set.taxonomy.path(t)
+        )));
+    }
+    let initial = train(&start.set.taxonomy, examples, plan.crawl.seed)?;
+    tracing::info!(
+        "initial SVM tree: {} training pages, {} topics (ξα precision {:?})",
+        initial.examples.len(),
+        user_topics.len(),
+        initial.tree.precision_estimates()
+    );
+
+    // The learning phase: on the training pages' domains.
+    let domains: BTreeSet<_> = start
+        .set
+        .urls()
+        .map(|(_, u)| u.clone())
+        .chain(start.seeds.iter().cloned())
+        .collect();
+    let domains: Vec<CanonicalUrl> = domains.into_iter().collect();
+    let learning_done = plan.crawl.out.join("learning").join("summary.json");
+    let resuming_review = plan.crawl.resume && plan.review && learning_done.is_file();
+    let learning = if resuming_review {
+        read_summary(&learning_done)?
+    } else {
+        crawl_phase(
+            plan,
+            &initial,
+            &start.fetcher,
+            &featurizer,
+            start.truth.as_ref(),
+            Phase {
+                dir: "learning",
+                policy: Bingo::learning(&domains).with_max_tunnel(plan.max_tunnel),
+                seeds: start.seeds.clone(),
+                pages: plan.learning_pages,
+                resume: plan.crawl.resume,
+            },
+        )
+        .await?
+    };
+
+    // Archetypes, then (unless the user reviews them first) retraining.
+    let learning_dir = plan.crawl.out.join("learning");
+    let review_file = plan.crawl.out.join("archetypes.tsv");
+    let archetypes = if resuming_review {
+        archetypes::read(&review_file)?
+    } else {
+        let found = archetypes::select(
+            &learning_dir,
+            &initial,
+            &featurizer,
+            plan.archetypes,
+            plan.admit,
+        )?;
+        archetypes::write(&review_file, &found)?;
+        found
+    };
+    if plan.review && !resuming_review {
+        tracing::info!(
+            "stopped for review: edit {} (delete the lines of pages that are not archetypes), then run again with --resume",
+            review_file.display()
+        );
+        return Ok(BingoOutcome {
+            learning,
+            harvesting: None,
+            training: topics::training_sizes(&initial, &initial),
+            archetypes,
+            precision: Vec::new(),
+            indexed: 0,
+        });
+    }
+    let mut examples = initial.examples.clone();
+    examples.extend(archetypes::examples(
+        &learning_dir,
+        &archetypes,
+        &initial.taxonomy,
+        &featurizer,
+    )?);
+    let retrained = train(&initial.taxonomy, examples, plan.crawl.seed)?;
+    let precision: Vec<(String, f64)> = retrained
+        .tree
+        .precision_estimates()
+        .into_iter()
+        .map(|(t, p)| (retrained.taxonomy.path(t).to_owned(), p))
+        .collect();
+
+    // The harvesting phase: from the best hubs and the seeds.
+    let mut seeds = archetypes::hubs(&learning_dir, &canon, plan.archetypes)?;
+    for s in &start.seeds {
+        if !seeds.contains(s) {
+            seeds.push(s.clone());
+        }
+    }
+    let policy = Bingo::harvesting().with_max_tunnel(plan.max_tunnel);
+    tracing::info!(
+        "harvesting ({}) from {} hubs and seeds",
+        policy.name(),
+        seeds.len()
+    );
+    let harvesting = crawl_phase(
+        plan,
+        &retrained,
+        &start.fetcher,
+        &featurizer,
+        start.truth.as_ref(),
+        Phase {
+            dir: "harvesting",
+            policy,
+            seeds,
+            pages: plan.crawl.max_pages - plan.learning_pages,
+            resume: plan.crawl.resume && !resuming_review,
+        },
+    )
+    .await?;
+    let indexed = search::index_crawl(&plan.crawl.out, &retrained.taxonomy)?;
+    if let Some(served) = served {
+        served.handle.shutdown().await;
+    }
+    Ok(BingoOutcome {
+        learning,
+        harvesting: Some(harvesting),
+        training: topics::training_sizes(&initial, &retrained),
+        archetypes,
+        precision,
+        indexed,
+    })
+}
+
+fn read_summary(path: &std::path::Path) -> Result<Summary, AppError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| AppError::Input(format!("{}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| AppError::Input(format!("{}: {e}", path.display())))
+}

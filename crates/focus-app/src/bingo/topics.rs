@@ -1,0 +1,216 @@
+//! Where a BINGO! crawl's topic tree, training pages, seeds and OTHERS
+//! class come from: a bookmarks file (folders = topics), an example set,
+//! or a served site (the websim, a corpus) whose `--good` topics get pages
+//! sampled from them and whose other top-level categories give the
+//! far-away pages of OTHERS (the paper took about 50 pages of Yahoo's
+//! top-level categories).
+
+use focus_cli::{BingoPlan, TopicSource};
+use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
+use focus_crawl::Truth;
+use focus_examples::{Example, ExampleContent, ExampleSet, LoadOptions};
+use focus_fetch::Fetcher;
+
+use super::{Model, OTHERS};
+use crate::setup::{read_seeds, web_fetcher, websim_good, AppError, Served};
+
+/// Training pages sampled per topic of a served site (a handful of
+/// bookmarks, as the paper's users had).
+pub(crate) const TRAINING_PAGES: usize = 10;
+
+/// What a BINGO! crawl starts from.
+pub(crate) struct Start {
+    /// The topic tree (good marks on the user's topics) and its training
+    /// pages (URLs, files or texts), the `others` topic among them.
+    pub(crate) set: ExampleSet,
+    /// Where both phases start.
+    pub(crate) seeds: Vec<CanonicalUrl>,
+    /// How the web is fetched.
+    pub(crate) fetcher: Fetcher,
+    /// Evaluation-only truth (a served site's).
+    pub(crate) truth: Option<Truth>,
+}
+
+/// The user's topics: the good ones (pages below them count as theirs).
+pub(crate) fn user_topics(taxonomy: &Taxonomy) -> Vec<TopicId> {
+    taxonomy.good_topics()
+}
+
+/// Per user topic: (path, training pages of `before`, of `after`).
+pub(crate) fn training_sizes(before: &Model, after: &Model) -> Vec<(String, usize, usize)> {
+    let under = |m: &Model, g: TopicId| {
+        m.examples
+            .iter()
+            .filter(|e| m.taxonomy.is_ancestor_or_self(g, e.topic))
+            .count()
+    };
+    user_topics(&before.taxonomy)
+        .into_iter()
+        .map(|g| {
+            (
+                before.taxonomy.path(g).to_owned(),
+                under(before, g),
+                under(after, g),
+            )
+        })
+        .collect()
+}
+
+/// The start of the crawl `plan` describes (`served` is the websim or the
+/// corpus when the plan names one).
+pub(crate) fn topic_tree(
+    plan: &BingoPlan,
+    served: Option<&Served>,
+    canon: &Canonicalizer,
+) -> Result<Start, AppError> {
+    let crawl = &plan.crawl;
+    if let Some(served) = served {
+        return on_site(plan, served, canon);
+    }
+    let input = |e: focus_examples::ExamplesError| AppError::Input(e.to_string());
+    let opts = LoadOptions::default();
+    let (set, seeds_file) = match (&plan.bookmarks, &crawl.source) {
+        (Some(file), source) => {
+            let mut set =
+                focus_examples::load_bookmarks(file, source.good(), &opts).map_err(input)?;
+            if source.good().is_empty() {
+                mark_all_but_others(&mut set.taxonomy)?;
+            }
+            (set, source.seeds_file().map(std::path::Path::to_path_buf))
+        }
+        (None, TopicSource::Examples { dir, good, seeds }) => (
+            focus_examples::load(dir, good, &opts).map_err(input)?,
+            Some(seeds.clone()),
+        ),
+        (None, _) => {
+            return Err(AppError::Input(
+                "no topics: give --bookmarks FILE or --examples DIR".into(),
+            ))
+        }
+    };
+    for s in &set.skipped {
+        tracing::warn!("skipped {}: {}", s.origin, s.reason);
+    }
+    if set.taxonomy.find(OTHERS).is_none() {
+        return Err(AppError::Input(format!(
+            "no `{OTHERS}` topic: add a folder named {OTHERS} with pages far from every topic \
+             (BINGO!'s OTHERS class: the paper used about 50 pages of Yahoo's top-level categories)"
+        )));
+    }
+    let given = match seeds_file {
+        Some(file) => read_seeds(&file, canon)?,
+        None => Vec::new(),
+    };
+    let seeds = with_bookmarks(given, &set);
+    if seeds.is_empty() {
+        return Err(AppError::Input(
+            "no seed URL among the user's topics".into(),
+        ));
+    }
+    Ok(Start {
+        set,
+        seeds,
+        fetcher: web_fetcher(crawl)?,
+        truth: None,
+    })
+}
+
+/// The crawl's seeds: `given` and the training URLs of the user's topics
+/// (BINGO!'s bookmarks are its seeds as well as its training data), each
+/// once, in that order.
+fn with_bookmarks(given: Vec<CanonicalUrl>, set: &ExampleSet) -> Vec<CanonicalUrl> {
+    let goods = set.taxonomy.good_topics();
+    let mut seeds = given;
+    for (_, u) in set.urls().filter(|(e, _)| {
+        goods
+            .iter()
+            .any(|&g| set.taxonomy.is_ancestor_or_self(g, e.topic))
+    }) {
+        if !seeds.contains(u) {
+            seeds.push(u.clone());
+        }
+    }
+    seeds
+}
+
+/// Marks every top-level topic but `others` good (a bookmarks file
+/// crawled without `--good`).
+fn mark_all_but_others(taxonomy: &mut Taxonomy) -> Result<(), AppError> {
+    let tops: Vec<TopicId> = taxonomy.children(TopicId::ROOT).to_vec();
+    for t in tops {
+        if taxonomy.path(t) != OTHERS {
+            taxonomy
+                .mark_good(t)
+                .map_err(|e| AppError::Input(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
+fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<Start, AppError> {
+    let crawl = &plan.crawl;
+    let good = match &crawl.source {
+        TopicSource::Websim { good, .. } => websim_good(good),
+        source => source.good().to_vec(),
+    };
+    let site = &served.site;
+    let site_good = served.good_topics(&good)?;
+    let bad = |e: focus_core::TaxonomyError| AppError::Input(e.to_string());
+    let mut set = ExampleSet {
+        taxonomy: Taxonomy::new(),
+        examples: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let push = |set: &mut ExampleSet, topic: TopicId, url: &str, origin: &str| {
+        if let Ok(u) = canon.canonicalize(url) {
+            set.examples.push(Example {
+                topic,
+                origin: origin.to_owned(),
+                content: ExampleContent::Url(u),
+            });
+        }
+    };
+    for &g in &site_good {
+        let path = site.taxonomy().path(g);
+        let id = set.taxonomy.add_path(path).map_err(bad)?;
+        set.taxonomy.mark_good(id).map_err(bad)?;
+        for p in site.sample(g, TRAINING_PAGES) {
+            push(&mut set, id, &p.url, &format!("a sampled page of {path}"));
+        }
+    }
+    // OTHERS: pages of the top-level categories that hold no user topic.
+    let others = set.taxonomy.add_path(OTHERS).map_err(bad)?;
+    let far: Vec<TopicId> = site
+        .taxonomy()
+        .children(TopicId::ROOT)
+        .iter()
+        .copied()
+        .filter(|&t| {
+            !site_good
+                .iter()
+                .any(|&g| site.taxonomy().is_ancestor_or_self(t, g))
+        })
+        .collect();
+    if far.is_empty() {
+        return Err(AppError::Input(
+            "every top-level category holds a user topic: no far-away pages for OTHERS".into(),
+        ));
+    }
+    let per = plan.others.div_ceil(far.len());
+    let mut kept = 0;
+    for t in far {
+        for p in site.sample(t, per) {
+            if kept < plan.others {
+                push(&mut set, others, &p.url, "a far-away page");
+                kept += 1;
+            }
+        }
+    }
+    let given = served.seeds(&site_good, crawl.source.seeds_file(), canon)?;
+    Ok(Start {
+        seeds: with_bookmarks(given, &set),
+        fetcher: served.fetcher(crawl)?,
+        truth: Some(served.truth(&site_good, crawl.max_pages)),
+        set,
+    })
+}

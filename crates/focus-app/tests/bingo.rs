@@ -1,0 +1,161 @@
+//! BINGO! end to end on a small embedded websim (20,000 pages) over real
+//! loopback HTTP: the learning phase on the training pages' domains, the
+//! archetypes, retraining, the harvesting phase, the local search index and
+//! its clusters; the review step; and a bookmarks file on a user's web.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use common::lines;
+
+use clap::Parser;
+use focus_app::{run_bingo, search_crawl};
+use focus_cli::{BingoArgs, BingoPlan, SearchArgs};
+use focus_core::Canonicalizer;
+use focus_websim::{Site, Web, WebConfig};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: BingoArgs,
+}
+
+#[derive(Parser)]
+struct SearchCli {
+    #[command(flatten)]
+    args: SearchArgs,
+}
+
+fn plan(out: &Path, extra: &[&str]) -> BingoPlan {
+    let out = out.to_string_lossy().into_owned();
+    let mut v = vec![
+        "bingo",
+        "--out",
+        out.as_str(),
+        "--websim-pages",
+        "20000",
+        "--good",
+        "recreation/outdoors/cycling",
+        "--max-pages",
+        "600",
+        "--learning-pages",
+        "200",
+    ];
+    v.extend_from_slice(extra);
+    Cli::parse_from(v).args.plan().unwrap()
+}
+
+fn search(out: &Path, args: &[&str]) -> focus_app::SearchOutcome {
+    let out = out.to_string_lossy().into_owned();
+    let mut v = vec!["search", "--out", out.as_str()];
+    v.extend_from_slice(args);
+    search_crawl(&SearchCli::parse_from(v).args).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_phases_run_archetypes_are_admitted_and_the_crawl_is_searchable() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bingo");
+    let got = run_bingo(&plan(&out, &[])).await.unwrap();
+    assert_eq!(got.learning.pages_fetched, 200);
+    let harvesting = got.harvesting.as_ref().unwrap();
+    assert_eq!(harvesting.pages_fetched, 400);
+    assert_eq!(harvesting.crawler, "bingo-harvesting");
+    assert_eq!(lines(&out.join("learning")).len(), 200);
+    assert_eq!(lines(&out.join("harvesting")).len(), 400);
+
+    // The learning phase stays on the domains of its training pages and
+    // seeds: few domains, far fewer than harvesting reaches.
+    let canon = Canonicalizer::default();
+    let domains = |phase: &str| -> BTreeSet<String> {
+        lines(&out.join(phase))
+            .iter()
+            .filter_map(|p| canon.canonicalize(&p.url).ok())
+            .map(|u| u.domain_key().to_string())
+            .collect()
+    };
+    let (learning, harvest) = (domains("learning"), domains("harvesting"));
+    assert!(
+        learning.len() < harvest.len(),
+        "{} vs {}",
+        learning.len(),
+        harvest.len()
+    );
+
+    // Archetypes: candidates from both sources, admitted only above the
+    // training pages' mean confidence, and they joined the training set.
+    assert!(!got.archetypes.is_empty());
+    let admitted = got.archetypes.iter().filter(|a| a.admitted).count();
+    let (topic, before, after) = &got.training[0];
+    assert_eq!(topic, "recreation/outdoors/cycling");
+    assert_eq!(*after, before + admitted, "{:?}", got.training);
+    assert!(got
+        .archetypes
+        .iter()
+        .all(|a| a.by_authority || a.by_confidence));
+    let tsv = std::fs::read_to_string(out.join("archetypes.tsv")).unwrap();
+    assert_eq!(tsv.lines().count(), got.archetypes.len() + 1);
+
+    // The index holds the kept pages; a query (the websim's words of the
+    // topic) answers from them with their topics, ranked as asked, and
+    // clusters with labels.
+    assert!(got.indexed > 300, "{}", got.indexed);
+    let web = Web::new(
+        WebConfig::default().with_pages(20_000),
+        focus_cli::DEFAULT_SEED,
+    )
+    .unwrap();
+    let cycling = web.taxonomy().find("recreation/outdoors/cycling").unwrap();
+    let query = web.topic_query(cycling);
+    let query = query.as_str();
+    let found = search(&out, &["--topic", "recreation", query]);
+    assert!(!found.hits.is_empty());
+    assert!(found.hits.iter().all(|h| h
+        .topic
+        .as_deref()
+        .is_some_and(|t| t.starts_with("recreation/"))));
+    let by_conf = search(&out, &["--rank", "confidence", "--limit", "20", query]);
+    assert!(by_conf
+        .hits
+        .windows(2)
+        .all(|w| w[0].confidence >= w[1].confidence));
+    let clustered = search(&out, &["--cluster", "--limit", "50", query]);
+    let clusters = clustered.clusters.unwrap();
+    assert!(!clusters.is_empty());
+    assert!(clusters
+        .iter()
+        .all(|c| !c.label.is_empty() && !c.urls.is_empty()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_stops_after_learning_and_the_users_archetypes_are_trained_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("review");
+    let first = run_bingo(&plan(&out, &["--review"])).await.unwrap();
+    assert!(first.harvesting.is_none());
+    assert!(!out.join("harvesting").exists());
+    // The user keeps one candidate and admits it.
+    let path = out.join("archetypes.tsv");
+    let tsv = std::fs::read_to_string(&path).unwrap();
+    let mut rows = tsv.lines();
+    let header = rows.next().unwrap();
+    let kept = rows.next().expect("at least one candidate");
+    let kept = kept
+        .rsplit_once('\t')
+        .map(|(l, _)| format!("{l}\tyes"))
+        .unwrap();
+    std::fs::write(&path, format!("{header}\n{kept}\n")).unwrap();
+    let second = run_bingo(&plan(&out, &["--review", "--resume"]))
+        .await
+        .unwrap();
+    assert_eq!(
+        second.learning.pages_fetched, 200,
+        "learning is not run again"
+    );
+    assert_eq!(second.archetypes.len(), 1);
+    let (_, before, after) = &second.training[0];
+    assert_eq!(*after, before + 1);
+    assert_eq!(second.harvesting.unwrap().pages_fetched, 400);
+}

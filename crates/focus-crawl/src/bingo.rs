@@ -1,0 +1,251 @@
+//! BINGO!'s two crawl strategies (Sizov et al. 2003, §2.6 and §3.3) as one
+//! policy with a phase.
+//!
+//! - **Learning** (sharp focus): depth first, on the seeds' domains only; a
+//!   page is accepted when it falls in a user topic and in the same topic
+//!   as the page it was found on (class(p) = class(q)); the links of a
+//!   rejected page are still followed up to `max_tunnel` off-topic steps
+//!   ("one often has to tunnel through topic-unspecific welcome or
+//!   table-of-contents pages").
+//! - **Harvesting** (soft focus): every page classified into any user
+//!   topic is accepted, whatever its parent's topic; URLs are ordered by the
+//!   classifier's confidence (relevance σ(2·conf) of an SVM tree), with the
+//!   priority of tunnelled links halved per off-topic step, and the
+//!   periodic distiller raises the best hubs' citations (the paper's "best
+//!   hubs … added to the high-priority end of the crawler's URL queue").
+//!
+//! A "user topic" is a good topic or one below it: the user's bookmark
+//! folders are the good topics, OTHERS is not one.
+
+use std::collections::BTreeSet;
+
+use focus_core::{CanonicalUrl, DomainKey};
+
+use crate::policy::{Expansion, HardFocus, LinkPriority, Order, PageVerdict, Policy};
+
+/// The paper's maximum tunnelling distance (§5.1).
+pub const MAX_TUNNEL: u8 = 2;
+
+/// Which of BINGO!'s phases a crawl runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Sharp focus, depth first, on the seeds' domains.
+    Learning,
+    /// Soft focus, best first by confidence, anywhere.
+    Harvesting,
+}
+
+/// The BINGO! policy of one phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bingo {
+    phase: Phase,
+    max_tunnel: u8,
+    /// The registered domains the learning phase stays on (empty: any).
+    domains: BTreeSet<DomainKey>,
+}
+
+impl Bingo {
+    /// The learning phase, restricted to the domains of `seeds`.
+    pub fn learning(seeds: &[CanonicalUrl]) -> Self {
+        Self {
+            phase: Phase::Learning,
+            max_tunnel: MAX_TUNNEL,
+            domains: seeds.iter().map(CanonicalUrl::domain_key).collect(),
+        }
+    }
+
+    /// The harvesting phase.
+    pub fn harvesting() -> Self {
+        Self {
+            phase: Phase::Harvesting,
+            max_tunnel: MAX_TUNNEL,
+            domains: BTreeSet::new(),
+        }
+    }
+
+    /// The same phase with another tunnelling distance.
+    pub fn with_max_tunnel(mut self, steps: u8) -> Self {
+        self.max_tunnel = steps;
+        self
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whether the page `v` describes is accepted (its links followed
+    /// without tunnelling).
+    pub fn accepts(&self, v: &PageVerdict<'_>) -> bool {
+        let in_a_topic = HardFocus::admits(v.taxonomy, v.best_leaf);
+        match self.phase {
+            Phase::Harvesting => in_a_topic,
+            // A seed (no classified parent) or a page after a tunnel
+            // (its parent was rejected) only has to be in a topic.
+            Phase::Learning => {
+                in_a_topic
+                    && (v.parent_best.is_none()
+                        || v.parent_best == v.best_leaf
+                        || !HardFocus::admits(v.taxonomy, v.parent_best))
+            }
+        }
+    }
+}
+
+impl Policy for Bingo {
+    fn name(&self) -> &'static str {
+        match self.phase {
+            Phase::Learning => "bingo-learning",
+            Phase::Harvesting => "bingo-harvesting",
+        }
+    }
+    fn order(&self) -> Order {
+        match self.phase {
+            Phase::Learning => Order::DepthFirst,
+            Phase::Harvesting => Order::BestFirst,
+        }
+    }
+    fn uses_distiller(&self) -> bool {
+        self.phase == Phase::Harvesting
+    }
+    fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
+        let relevance = page.relevance.clamp(0.0, 1.0);
+        match page.tunnel.child(self.accepts(page), self.max_tunnel) {
+            Some(tunnel) => Expansion::Expand {
+                priority: LinkPriority::uniform(tunnel.decay(relevance)),
+                tunnel,
+            },
+            None => Expansion::Prune,
+        }
+    }
+    fn follows(&self, url: &CanonicalUrl) -> bool {
+        self.domains.is_empty() || self.domains.contains(&url.domain_key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link_value::LinkValue;
+    use focus_core::{Canonicalizer, Taxonomy, TaxonomyBuilder, TopicId};
+    use focus_frontier::TunnelState;
+
+    fn tax() -> Taxonomy {
+        TaxonomyBuilder::new()
+            .topic("db")
+            .unwrap()
+            .topic("ir")
+            .unwrap()
+            .topic("OTHERS")
+            .unwrap()
+            .good("db")
+            .unwrap()
+            .good("ir")
+            .unwrap()
+            .build()
+    }
+
+    fn verdict<'a>(
+        t: &'a Taxonomy,
+        links: &'a LinkValue,
+        best: &str,
+        parent: Option<&str>,
+        steps: u8,
+    ) -> PageVerdict<'a> {
+        PageVerdict {
+            relevance: 0.8,
+            best_leaf: t.find(best),
+            taxonomy: t,
+            links,
+            tunnel: TunnelState {
+                off_topic_steps: steps,
+            },
+            scores: &[],
+            parent_best: parent.and_then(|p| t.find(p)),
+        }
+    }
+
+    fn priority(e: Expansion) -> Option<(f64, u8)> {
+        match e {
+            Expansion::Expand { priority, tunnel } => Some((priority.page, tunnel.off_topic_steps)),
+            Expansion::Prune => None,
+        }
+    }
+
+    #[test]
+    fn learning_keeps_a_pages_topic_and_tunnels_two_steps() {
+        let (t, links) = (tax(), LinkValue::new());
+        let p = Bingo::learning(&[]);
+        assert_eq!(p.order(), Order::DepthFirst);
+        assert!(!p.uses_distiller());
+        // Same topic as its parent, or a seed: accepted at full priority.
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "db", Some("db"), 0))),
+            Some((0.8, 0))
+        );
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "db", None, 1))),
+            Some((0.8, 0))
+        );
+        // Another user topic than its parent: rejected (sharp focus), its
+        // links followed one step into the tunnel at half priority.
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "ir", Some("db"), 0))),
+            Some((0.4, 1))
+        );
+        // OTHERS: rejected; two steps is the end of the tunnel.
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "OTHERS", Some("db"), 1))),
+            Some((0.2, 2))
+        );
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "OTHERS", Some("db"), 2))),
+            None
+        );
+        // After a tunnel (parent rejected) a page of a topic is accepted.
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "ir", Some("OTHERS"), 2))),
+            Some((0.8, 0))
+        );
+        let unclassified = PageVerdict {
+            best_leaf: None,
+            ..verdict(&t, &links, "db", Some("db"), 0)
+        };
+        assert!(!p.accepts(&unclassified));
+    }
+
+    #[test]
+    fn harvesting_accepts_any_user_topic_and_orders_by_confidence() {
+        let (t, links) = (tax(), LinkValue::new());
+        let p = Bingo::harvesting();
+        assert_eq!(p.order(), Order::BestFirst);
+        assert!(p.uses_distiller());
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "ir", Some("db"), 0))),
+            Some((0.8, 0))
+        );
+        assert_eq!(
+            priority(p.expand(&verdict(&t, &links, "OTHERS", Some("db"), 0))),
+            Some((0.4, 1))
+        );
+        let no_tunnel = Bingo::harvesting().with_max_tunnel(0);
+        assert_eq!(
+            priority(no_tunnel.expand(&verdict(&t, &links, "OTHERS", None, 0))),
+            None
+        );
+        assert_eq!(t.find("OTHERS").map(|o| o != TopicId::ROOT), Some(true));
+    }
+
+    #[test]
+    fn learning_stays_on_the_seeds_domains() {
+        let canon = Canonicalizer::default();
+        let seed = canon
+            .canonicalize("http://www.cs.wisc.edu/~dewitt/")
+            .unwrap();
+        let p = Bingo::learning(&[seed]);
+        let url = |u: &str| canon.canonicalize(u).unwrap();
+        assert!(p.follows(&url("http://pages.cs.wisc.edu/papers.html")));
+        assert!(!p.follows(&url("http://research.microsoft.com/~gray/")));
+        assert!(Bingo::harvesting().follows(&url("http://research.microsoft.com/~gray/")));
+    }
+}
