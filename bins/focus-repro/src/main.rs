@@ -51,7 +51,7 @@ struct Cli {
     #[arg(long)]
     no_reference: bool,
     /// Only these crawlers of the evaluation (comma-separated: soft,
-    /// soft-previous, hard, context, context-standard, bfs, random, reference,
+    /// soft-previous, hard, context, context-standard, bingo, bfs, random, reference,
     /// oracle; `none` for the
     /// classifiers only); all by default.
     #[arg(long, value_delimiter = ',')]
@@ -150,7 +150,7 @@ fn eval_crawlers(
                 .find(|c| c.slug() == n.trim())
                 .ok_or_else(|| {
                     anyhow::anyhow!(
-                        "--crawlers: unknown crawler `{n}` (soft, soft-previous, hard, context, context-standard, bfs, random, reference, oracle)"
+                        "--crawlers: unknown crawler `{n}` (soft, soft-previous, hard, context, context-standard, bingo, bfs, random, reference, oracle)"
                     )
                 })
         })

@@ -99,6 +99,23 @@ pub struct BingoPlan {
     pub review: bool,
 }
 
+impl BingoPlan {
+    /// The defaults of the flags around `crawl`, with `learning_pages` of
+    /// its budget for the learning phase.
+    pub fn new(crawl: CrawlPlan, learning_pages: u64) -> Self {
+        Self {
+            crawl,
+            bookmarks: None,
+            learning_pages,
+            archetypes: DEFAULT_ARCHETYPES,
+            admit: Admit::default(),
+            others: DEFAULT_OTHERS,
+            max_tunnel: DEFAULT_MAX_TUNNEL,
+            review: false,
+        }
+    }
+}
+
 /// BINGO! flags that do not make a crawl.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BingoPlanError {
@@ -200,6 +217,11 @@ mod tests {
         );
         assert!(!p.review && p.bookmarks.is_none());
         assert_eq!(p.admit, Admit::Positive);
+        assert_eq!(
+            BingoPlan::new(p.crawl.clone(), 1_000),
+            p,
+            "the flags' defaults"
+        );
         assert_eq!(
             plan(&["--admit", "above-mean"]).unwrap().admit,
             Admit::AboveMean

@@ -1,9 +1,12 @@
 //! Where a BINGO! crawl's topic tree, training pages, seeds and OTHERS
-//! class come from: a bookmarks file (folders = topics), an example set,
-//! or a served site (the websim, a corpus) whose `--good` topics get pages
-//! sampled from them and whose other top-level categories give the
-//! far-away pages of OTHERS (the paper took about 50 pages of Yahoo's
-//! top-level categories).
+//! class come from: a bookmarks file (folders = topics), an example set
+//! (of any web, or of the corpus), or a served site (the websim, a corpus)
+//! whose `--good` topics get pages sampled from them and whose other
+//! top-level categories give the far-away pages of OTHERS (the paper took
+//! about 50 pages of Yahoo's top-level categories). The negatives are an
+//! `others` folder or the topics not crawled for. The seeds are `--seeds`,
+//! or else the bookmarks of the user's topics (and a served site's seed
+//! pages): BINGO!'s bookmarks are its seeds as well as its training data.
 
 use focus_cli::{BingoPlan, TopicSource};
 use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
@@ -88,20 +91,11 @@ pub(crate) fn topic_tree(
             ))
         }
     };
-    for s in &set.skipped {
-        tracing::warn!("skipped {}: {}", s.origin, s.reason);
-    }
-    if set.taxonomy.find(OTHERS).is_none() {
-        return Err(AppError::Input(format!(
-            "no `{OTHERS}` topic: add a folder named {OTHERS} with pages far from every topic \
-             (BINGO!'s OTHERS class: the paper used about 50 pages of Yahoo's top-level categories)"
-        )));
-    }
-    let given = match seeds_file {
+    has_negatives(&set)?;
+    let seeds = match seeds_file {
         Some(file) => read_seeds(&file, canon)?,
-        None => Vec::new(),
+        None => with_bookmarks(Vec::new(), &set),
     };
-    let seeds = with_bookmarks(given, &set);
     if seeds.is_empty() {
         return Err(AppError::Input(
             "no seed URL among the user's topics".into(),
@@ -113,6 +107,29 @@ pub(crate) fn topic_tree(
         fetcher: web_fetcher(crawl)?,
         truth: None,
     })
+}
+
+/// Checks that the topic tree has pages outside the user's topics for the
+/// SVMs to learn against: an `others` topic, or topics not marked good
+/// (an example set of many categories); logs what was skipped.
+fn has_negatives(set: &ExampleSet) -> Result<(), AppError> {
+    for s in &set.skipped {
+        tracing::warn!("skipped {}: {}", s.origin, s.reason);
+    }
+    let goods = set.taxonomy.good_topics();
+    let outside = set.examples.iter().any(|e| {
+        !goods
+            .iter()
+            .any(|&g| set.taxonomy.is_ancestor_or_self(g, e.topic))
+    });
+    if outside {
+        return Ok(());
+    }
+    Err(AppError::Input(format!(
+        "every training page is in a topic crawled for: add a folder named {OTHERS} with pages \
+         far from every topic (BINGO!'s OTHERS class: the paper used about 50 pages of Yahoo's \
+         top-level categories)"
+    )))
 }
 
 /// The crawl's seeds: `given` and the training URLs of the user's topics
@@ -155,6 +172,27 @@ fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<S
     };
     let site = &served.site;
     let site_good = served.good_topics(&good)?;
+    if let TopicSource::Corpus {
+        examples: Some(dir),
+        ..
+    } = &crawl.source
+    {
+        // The user's example set of the corpus (its folders named as the
+        // corpus's topics) instead of sampled pages.
+        let set = focus_examples::load(dir, &good, &LoadOptions::default())
+            .map_err(|e| AppError::Input(e.to_string()))?;
+        has_negatives(&set)?;
+        let seeds = match crawl.source.seeds_file() {
+            Some(file) => read_seeds(file, canon)?,
+            None => with_bookmarks(served.seeds(&site_good, None, canon)?, &set),
+        };
+        return Ok(Start {
+            seeds,
+            fetcher: served.fetcher(crawl)?,
+            truth: Some(served.truth(&site_good, crawl.max_pages)),
+            set,
+        });
+    }
     let bad = |e: focus_core::TaxonomyError| AppError::Input(e.to_string());
     let mut set = ExampleSet {
         taxonomy: Taxonomy::new(),
@@ -206,11 +244,62 @@ fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<S
             }
         }
     }
-    let given = served.seeds(&site_good, crawl.source.seeds_file(), canon)?;
+    let seeds = match crawl.source.seeds_file() {
+        Some(file) => read_seeds(file, canon)?,
+        None => with_bookmarks(served.seeds(&site_good, None, canon)?, &set),
+    };
     Ok(Start {
-        seeds: with_bookmarks(given, &set),
+        seeds,
         fetcher: served.fetcher(crawl)?,
         truth: Some(served.truth(&site_good, crawl.max_pages)),
         set,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(paths: &[&str], good: &str) -> ExampleSet {
+        let mut taxonomy = Taxonomy::new();
+        let canon = Canonicalizer::default();
+        let mut examples = Vec::new();
+        for (i, p) in paths.iter().enumerate() {
+            let topic = taxonomy.add_path(p).unwrap();
+            examples.push(Example {
+                topic,
+                origin: String::new(),
+                content: ExampleContent::Url(
+                    canon.canonicalize(&format!("http://{i}.test/")).unwrap(),
+                ),
+            });
+        }
+        let g = taxonomy.find(good).unwrap();
+        taxonomy.mark_good(g).unwrap();
+        ExampleSet {
+            taxonomy,
+            examples,
+            skipped: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn negatives_are_an_others_folder_or_topics_not_crawled_for() {
+        assert!(has_negatives(&set(&["db", "db/aries", OTHERS], "db")).is_ok());
+        assert!(has_negatives(&set(&["db", "ir"], "db")).is_ok());
+        let none = has_negatives(&set(&["db", "db/aries"], "db")).unwrap_err();
+        assert!(none.to_string().contains(OTHERS), "{none}");
+    }
+
+    #[test]
+    fn the_bookmarks_of_the_users_topics_join_the_seeds_once() {
+        let s = set(&["db", "ir", OTHERS], "db");
+        let canon = Canonicalizer::default();
+        let given = vec![canon.canonicalize("http://seed.test/").unwrap()];
+        let seeds: Vec<String> = with_bookmarks(given, &s)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(seeds, ["http://seed.test/", "http://0.test/"]);
+    }
 }
