@@ -128,7 +128,6 @@ mod tests {
     use super::*;
     use crate::link_value::LinkValue;
     use focus_core::{Canonicalizer, Taxonomy, TaxonomyBuilder, TopicId};
-    use focus_frontier::TunnelState;
 
     fn tax() -> Taxonomy {
         TaxonomyBuilder::new()
@@ -153,15 +152,8 @@ mod tests {
         steps: u8,
     ) -> PageVerdict<'a> {
         PageVerdict {
-            relevance: 0.8,
-            best_leaf: t.find(best),
-            taxonomy: t,
-            links,
-            tunnel: TunnelState {
-                off_topic_steps: steps,
-            },
-            scores: &[],
             parent_best: parent.and_then(|p| t.find(p)),
+            ..PageVerdict::of_test(t, links, best, 0.8, steps)
         }
     }
 

@@ -163,17 +163,7 @@ mod tests {
         corr: f64,
         steps: u8,
     ) -> PageVerdict<'a> {
-        PageVerdict {
-            relevance: corr,
-            best_leaf: t.find(best),
-            taxonomy: t,
-            links,
-            tunnel: TunnelState {
-                off_topic_steps: steps,
-            },
-            scores: &[],
-            parent_best: None,
-        }
+        PageVerdict::of_test(t, links, best, corr, steps)
     }
 
     #[test]

@@ -66,6 +66,32 @@ pub struct PageVerdict<'a> {
     pub parent_best: Option<TopicId>,
 }
 
+#[cfg(test)]
+impl<'a> PageVerdict<'a> {
+    /// A verdict for policy tests: a seed page of `relevance` classified
+    /// `best` (a path of `taxonomy`), at `steps` off-topic steps, without
+    /// scores.
+    pub(crate) fn of_test(
+        taxonomy: &'a Taxonomy,
+        links: &'a LinkValue,
+        best: &str,
+        relevance: f64,
+        steps: u8,
+    ) -> Self {
+        PageVerdict {
+            relevance,
+            best_leaf: taxonomy.find(best),
+            taxonomy,
+            links,
+            tunnel: TunnelState {
+                off_topic_steps: steps,
+            },
+            scores: &[],
+            parent_best: None,
+        }
+    }
+}
+
 /// The priority of a page's outlinks: the page's evidence, scaled by link
 /// kind.
 #[derive(Debug, Clone, Copy, PartialEq)]
