@@ -159,3 +159,85 @@ async fn a_review_stops_after_learning_and_the_users_archetypes_are_trained_on()
     assert_eq!(*after, before + 1);
     assert_eq!(second.harvesting.unwrap().pages_fetched, 400);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bookmarks_file_starts_a_crawl_of_the_users_own_web() {
+    use std::fmt::Write as _;
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().unwrap();
+    // The user's site: no fault hosts (faults are tested elsewhere).
+    let config = WebConfig {
+        faults: Vec::new(),
+        ..WebConfig::default().with_pages(20_000)
+    };
+    let web = Arc::new(Web::new(config, 3).unwrap());
+    let server = focus_websim::serve(web.clone(), "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let tax = web.taxonomy();
+    let folder = |name: &str, urls: Vec<String>| {
+        let mut s = format!("<DT><H3>{name}</H3>\n<DL><p>\n");
+        for u in urls {
+            let _ = writeln!(s, "<DT><A HREF=\"{u}\">a page</A>");
+        }
+        s + "</DL><p>\n"
+    };
+    let outdoors = web.sample(tax.find("recreation/outdoors").unwrap(), 10);
+    let far: Vec<String> = ["science", "business"]
+        .iter()
+        .flat_map(|t| web.sample(tax.find(t).unwrap(), 10))
+        .map(|p| p.url)
+        .collect();
+    let html = format!(
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<H1>Bookmarks</H1>\n<DL><p>\n{}{}</DL><p>\n",
+        folder("Outdoors", outdoors.iter().map(|p| p.url.clone()).collect()),
+        folder("Others", far)
+    );
+    let bookmarks = dir.path().join("bookmarks.html");
+    std::fs::write(&bookmarks, html).unwrap();
+
+    let out = dir.path().join("crawl");
+    let (out_s, file, connect) = (
+        out.to_string_lossy().into_owned(),
+        bookmarks.to_string_lossy().into_owned(),
+        server.connect_to(),
+    );
+    let plan = Cli::parse_from([
+        "bingo",
+        "--out",
+        &out_s,
+        "--bookmarks",
+        &file,
+        "--good",
+        "outdoors",
+        "--connect-to",
+        &connect,
+        "--host-interval",
+        "0s",
+        "--max-pages",
+        "150",
+        "--learning-pages",
+        "50",
+    ])
+    .args
+    .plan()
+    .unwrap();
+    let got = run_bingo(&plan).await.unwrap();
+    assert_eq!(got.training[0].0, "outdoors", "the folder is the topic");
+    assert!(got.training[0].1 >= 8, "{:?}", got.training);
+    assert!(got.learning.pages_fetched > 0 && got.learning.pages_fetched <= 50);
+    let harvesting = got.harvesting.unwrap();
+    assert!(harvesting.pages_fetched > 0);
+    assert!(
+        harvesting.harvest_rate_true.is_none(),
+        "no truth on a user's web"
+    );
+    // The bookmarks are the seeds: the learning crawl starts from them.
+    let learnt = lines(&out.join("learning"));
+    assert!(outdoors
+        .iter()
+        .any(|p| learnt.iter().any(|l| l.url == p.url)));
+    assert!(got.indexed > 0);
+    server.shutdown().await;
+}
