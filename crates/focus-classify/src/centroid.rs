@@ -99,16 +99,6 @@ impl DocumentFrequencies {
     pub fn docs(&self) -> u64 {
         self.docs
     }
-
-    /// Adds another count of the same dictionary (ignored otherwise).
-    pub fn merge(&mut self, other: &DocumentFrequencies) {
-        if other.df.len() == self.df.len() {
-            for (a, b) in self.df.iter_mut().zip(&other.df) {
-                *a += b;
-            }
-            self.docs += other.docs;
-        }
-    }
 }
 
 /// Trained centroids plus the dictionary and its idf values.
