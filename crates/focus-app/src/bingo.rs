@@ -189,11 +189,15 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
     // Archetypes, then (unless the user reviews them first) retraining.
     let learning_dir = plan.crawl.out.join("learning");
     let review_file = plan.crawl.out.join("archetypes.tsv");
+    // The learning crawl's kept text: the candidates' and then the
+    // admitted archetypes' documents (read once).
+    let texts = archetypes::read_texts(&learning_dir)?;
     let archetypes = if resuming_review {
         archetypes::read(&review_file)?
     } else {
         let found = archetypes::select(
             &learning_dir,
+            &texts,
             &initial,
             &featurizer,
             plan.archetypes,
@@ -218,11 +222,11 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
     }
     let mut examples = initial.examples.clone();
     examples.extend(archetypes::examples(
-        &learning_dir,
+        &texts,
         &archetypes,
         &initial.taxonomy,
         &featurizer,
-    )?);
+    ));
     let retrained = train(&initial.taxonomy, examples, plan.crawl.seed)?;
     let precision: Vec<(String, f64)> = retrained
         .tree

@@ -53,18 +53,26 @@ pub(super) fn read_texts(dir: &Path) -> Result<HashMap<String, TextLine>, AppErr
     Ok(texts)
 }
 
-/// The URLs of a crawl's `hubs.tsv` or `authorities.tsv`, best first.
-pub(super) fn ranked(dir: &Path, file: &str) -> Result<Vec<String>, AppError> {
+/// A crawl's `hubs.tsv` or `authorities.tsv`: `(url, score)` best first
+/// (the lines after the header; a line without both is skipped).
+pub(super) fn scored(dir: &Path, file: &str) -> Result<Vec<(String, f64)>, AppError> {
     let path = dir.join(file);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| AppError::Input(format!("{}: {e}", path.display())))?;
     Ok(text
         .lines()
         .skip(1)
-        .filter_map(|l| l.split('\t').next())
-        .filter(|u| !u.is_empty())
-        .map(str::to_owned)
+        .filter_map(|l| {
+            let (url, score) = l.split_once('\t')?;
+            let score = score.trim().parse::<f64>().ok()?;
+            (!url.is_empty()).then(|| (url.to_owned(), score))
+        })
         .collect())
+}
+
+/// The URLs of a crawl's `hubs.tsv` or `authorities.tsv`, best first.
+pub(super) fn ranked(dir: &Path, file: &str) -> Result<Vec<String>, AppError> {
+    Ok(scored(dir, file)?.into_iter().map(|(u, _)| u).collect())
 }
 
 /// The counts a page's kept text gives (as the crawl's featurizer).
@@ -76,12 +84,12 @@ pub(super) fn text_counts(featurizer: &Featurizer, t: &TextLine) -> focus_text::
 /// `n` from each source.
 pub(super) fn select(
     dir: &Path,
+    texts: &HashMap<String, TextLine>,
     model: &Model,
     featurizer: &Featurizer,
     n: usize,
     admit: Admit,
 ) -> Result<Vec<Archetype>, AppError> {
-    let texts = read_texts(dir)?;
     let crawled = read_pages(dir)?;
     let authorities = ranked(dir, "authorities.tsv")?;
     let mut out = Vec::new();
@@ -212,15 +220,14 @@ pub(super) fn read(path: &Path) -> Result<Vec<Archetype>, AppError> {
 }
 
 /// The admitted archetypes as training examples of their topics (their
-/// text as the learning phase kept it).
+/// text as the learning phase kept it, `texts`).
 pub(super) fn examples(
-    dir: &Path,
+    texts: &HashMap<String, TextLine>,
     archetypes: &[Archetype],
     taxonomy: &Taxonomy,
     featurizer: &Featurizer,
-) -> Result<Vec<Example>, AppError> {
-    let texts = read_texts(dir)?;
-    Ok(archetypes
+) -> Vec<Example> {
+    archetypes
         .iter()
         .filter(|a| a.admitted)
         .filter_map(|a| {
@@ -229,7 +236,7 @@ pub(super) fn examples(
                 topic: taxonomy.find(&a.topic)?,
             })
         })
-        .collect())
+        .collect()
 }
 
 /// The best `n` hubs of the crawl in `dir` (the harvesting phase's start).

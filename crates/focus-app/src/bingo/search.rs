@@ -14,7 +14,7 @@ use focus_text::vocab::{Vocab, Vocabulary};
 use focus_text::weighting::{Bingo as BingoWeighting, Weighting};
 use focus_text::{Analyzer, TextConfig};
 
-use super::archetypes::{ranked, read_texts};
+use super::archetypes::{read_texts, scored};
 use crate::setup::AppError;
 
 /// The phases whose pages are indexed, later ones winning.
@@ -51,8 +51,8 @@ pub(super) fn index_crawl(out: &Path, taxonomy: &Taxonomy) -> Result<u64, AppErr
             continue;
         }
         let texts = read_texts(&dir)?;
-        for (url, score) in read_scores(&dir.join("authorities.tsv"))? {
-            authority.insert(url, score);
+        if dir.join("authorities.tsv").is_file() {
+            authority.extend(scored(&dir, "authorities.tsv")?);
         }
         let pages = std::fs::read_to_string(dir.join("pages.jsonl"))
             .map_err(|e| AppError::Input(format!("{}: {e}", dir.display())))?;
@@ -83,26 +83,6 @@ pub(super) fn index_crawl(out: &Path, taxonomy: &Taxonomy) -> Result<u64, AppErr
     docs.sort_by(|a, b| a.url.cmp(&b.url));
     let index = LocalIndex::create(&out.join("index"), docs).map_err(search_error)?;
     Ok(index.len())
-}
-
-/// `url<TAB>score` lines after a header (`hubs.tsv`, `authorities.tsv`).
-fn read_scores(path: &Path) -> Result<Vec<(String, f64)>, AppError> {
-    if !path.is_file() {
-        return Ok(Vec::new());
-    }
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let urls = ranked(dir, name)?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| AppError::Input(format!("{}: {e}", path.display())))?;
-    let scores = text
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split('\t').nth(1)?.trim().parse::<f64>().ok());
-    Ok(urls.into_iter().zip(scores).collect())
 }
 
 /// One cluster of a topic's results.

@@ -92,10 +92,7 @@ pub(crate) fn topic_tree(
         }
     };
     has_negatives(&set)?;
-    let seeds = match seeds_file {
-        Some(file) => read_seeds(&file, canon)?,
-        None => with_bookmarks(Vec::new(), &set),
-    };
+    let seeds = start_seeds(seeds_file.as_deref(), None, &set, canon)?;
     if seeds.is_empty() {
         return Err(AppError::Input(
             "no seed URL among the user's topics".into(),
@@ -130,6 +127,25 @@ fn has_negatives(set: &ExampleSet) -> Result<(), AppError> {
          far from every topic (BINGO!'s OTHERS class: the paper used about 50 pages of Yahoo's \
          top-level categories)"
     )))
+}
+
+/// Where the crawl starts: the seeds `file`, or else the served site's
+/// seed pages of its good topics (if any) and the bookmarks of the user's
+/// topics.
+fn start_seeds(
+    file: Option<&std::path::Path>,
+    site: Option<(&Served, &[TopicId])>,
+    set: &ExampleSet,
+    canon: &Canonicalizer,
+) -> Result<Vec<CanonicalUrl>, AppError> {
+    if let Some(file) = file {
+        return read_seeds(file, canon);
+    }
+    let given = match site {
+        Some((served, good)) => served.seeds(good, None, canon)?,
+        None => Vec::new(),
+    };
+    Ok(with_bookmarks(given, set))
 }
 
 /// The crawl's seeds: `given` and the training URLs of the user's topics
@@ -170,9 +186,8 @@ fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<S
         TopicSource::Websim { good, .. } => websim_good(good),
         source => source.good().to_vec(),
     };
-    let site = &served.site;
     let site_good = served.good_topics(&good)?;
-    if let TopicSource::Corpus {
+    let set = if let TopicSource::Corpus {
         examples: Some(dir),
         ..
     } = &crawl.source
@@ -182,17 +197,34 @@ fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<S
         let set = focus_examples::load(dir, &good, &LoadOptions::default())
             .map_err(|e| AppError::Input(e.to_string()))?;
         has_negatives(&set)?;
-        let seeds = match crawl.source.seeds_file() {
-            Some(file) => read_seeds(file, canon)?,
-            None => with_bookmarks(served.seeds(&site_good, None, canon)?, &set),
-        };
-        return Ok(Start {
-            seeds,
-            fetcher: served.fetcher(crawl)?,
-            truth: Some(served.truth(&site_good, crawl.max_pages)),
-            set,
-        });
-    }
+        set
+    } else {
+        sampled(plan, served, &site_good, canon)?
+    };
+    let seeds = start_seeds(
+        crawl.source.seeds_file(),
+        Some((served, &site_good)),
+        &set,
+        canon,
+    )?;
+    Ok(Start {
+        seeds,
+        fetcher: served.fetcher(crawl)?,
+        truth: Some(served.truth(&site_good, crawl.max_pages)),
+        set,
+    })
+}
+
+/// Bookmarks sampled from a served site: [`TRAINING_PAGES`] of each good
+/// topic, and `--others` pages of the top-level categories that hold no
+/// good topic as `others`.
+fn sampled(
+    plan: &BingoPlan,
+    served: &Served,
+    site_good: &[TopicId],
+    canon: &Canonicalizer,
+) -> Result<ExampleSet, AppError> {
+    let site = &served.site;
     let bad = |e: focus_core::TaxonomyError| AppError::Input(e.to_string());
     let mut set = ExampleSet {
         taxonomy: Taxonomy::new(),
@@ -208,7 +240,7 @@ fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<S
             });
         }
     };
-    for &g in &site_good {
+    for &g in site_good {
         let path = site.taxonomy().path(g);
         let id = set.taxonomy.add_path(path).map_err(bad)?;
         set.taxonomy.mark_good(id).map_err(bad)?;
@@ -244,16 +276,7 @@ fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<S
             }
         }
     }
-    let seeds = match crawl.source.seeds_file() {
-        Some(file) => read_seeds(file, canon)?,
-        None => with_bookmarks(served.seeds(&site_good, None, canon)?, &set),
-    };
-    Ok(Start {
-        seeds,
-        fetcher: served.fetcher(crawl)?,
-        truth: Some(served.truth(&site_good, crawl.max_pages)),
-        set,
-    })
+    Ok(set)
 }
 
 #[cfg(test)]
