@@ -238,10 +238,8 @@ pub(crate) fn apply(
     }
     if let (Some(texts), Some((title, text)), None) = (&mut st.texts, &j.text, duplicate) {
         texts.write(&focus_core::TextLine {
-            url: record
-                .final_url
-                .clone()
-                .unwrap_or_else(|| record.url.clone()),
+            // As in `pages.jsonl`, so the two join on it.
+            url: record.url.clone(),
             title: title.clone(),
             text: text.clone(),
         })?;
