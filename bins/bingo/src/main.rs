@@ -77,6 +77,9 @@ async fn main() -> anyhow::Result<()> {
     match &outcome.harvesting {
         Some(s) => {
             println!("harvesting phase: {}", harvest(s));
+            for (space, p) in &outcome.spaces {
+                println!("feature space {space}: xi-alpha precision {p:.3}");
+            }
             for (topic, p) in &outcome.precision {
                 println!("xi-alpha precision estimate of {topic}: {p:.3}");
             }

@@ -1,8 +1,12 @@
 //! BINGO! (Sizov et al. 2003) composed from the crates: a topic tree with
 //! training pages (a bookmarks file's folders, an example set, or pages
 //! sampled from the websim or a corpus for its `--good` topics) plus an
-//! `others` class of far-away pages → one linear SVM per topic
-//! (focus-classify's [`SvmTree`], MI feature selection, ξα estimates) →
+//! `others` class of far-away pages → per feature space (`--spaces`: terms,
+//! term pairs, neighbours' anchor terms) one linear SVM per topic
+//! (focus-classify's [`SpacedSvm`] of [`focus_classify::SvmTree`]s, MI
+//! feature selection per space, ξα estimates), voting unanimously while
+//! learning and ξα-weighted (or `--single-space`: the best space alone)
+//! while harvesting →
 //! the learning phase (sharp focus, depth first, on the training pages'
 //! domains: [`Bingo::learning`]) → archetypes per topic: the top HITS
 //! authorities and the top SVM confidences of the pages it kept, admitted
@@ -22,7 +26,8 @@ mod topics;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use focus_classify::{Example, Featurizer, SvmConfig, SvmTree};
+use focus_classify::meta::Rule;
+use focus_classify::{Example, Featurizer, SpacedSvm, Spaces, SvmConfig};
 use focus_cli::BingoPlan;
 use focus_core::{CanonicalUrl, Canonicalizer, Dispatch, Taxonomy, TopicId};
 use focus_crawl::bingo::Bingo;
@@ -52,25 +57,30 @@ pub struct BingoOutcome {
     pub archetypes: Vec<Archetype>,
     /// Per user topic: (path, training pages before, after the archetypes).
     pub training: Vec<(String, usize, usize)>,
-    /// Per topic: the ξα precision estimate of its SVM after retraining.
+    /// Per topic: the ξα precision estimate of its SVMs after retraining
+    /// (weighted over the feature spaces).
     pub precision: Vec<(String, f64)>,
+    /// Per trained feature space: its name and the ξα precision estimate
+    /// of its user topics' SVMs (of the retrained trees; of the initial
+    /// ones when the run stopped for review).
+    pub spaces: Vec<(&'static str, f64)>,
     /// Pages in the local search index (`OUT/index`).
     pub indexed: u64,
 }
 
-/// The trained tree and what it was trained on.
+/// The trained trees (one per feature space) and what they were trained on.
 struct Model {
-    tree: SvmTree,
+    tree: SpacedSvm,
     taxonomy: Taxonomy,
     examples: Vec<Example>,
 }
 
-fn train(taxonomy: &Taxonomy, examples: Vec<Example>, seed: u64) -> Result<Model, AppError> {
+fn train(plan: &BingoPlan, taxonomy: &Taxonomy, examples: Vec<Example>) -> Result<Model, AppError> {
     let cfg = SvmConfig {
-        seed,
+        seed: plan.crawl.seed,
         ..SvmConfig::default()
     };
-    let tree = SvmTree::train(taxonomy, &examples, &cfg)?;
+    let tree = SpacedSvm::train(taxonomy, &examples, &plan.spaces, &cfg)?;
     Ok(Model {
         tree,
         taxonomy: taxonomy.clone(),
@@ -104,9 +114,20 @@ async fn crawl_phase(
         // Depth first means the newest URL next, however poor.
         cfg.dispatch = Dispatch::Fill;
     }
+    // The paper's default: a unanimous vote while learning, ξα-weighted
+    // (or the best space alone) while harvesting.
+    let classifier = match phase.policy.phase() {
+        focus_crawl::bingo::Phase::Learning => model.tree.clone().with_rule(Rule::Unanimous),
+        focus_crawl::bingo::Phase::Harvesting if plan.single_space => {
+            model.tree.clone().single_best()
+        }
+        focus_crawl::bingo::Phase::Harvesting => {
+            model.tree.clone().with_rule(Rule::XiAlphaWeighted)
+        }
+    };
     let parts = Parts {
         fetcher: fetcher.clone(),
-        classifier: Arc::new(model.tree.clone()),
+        classifier: Arc::new(classifier),
         taxonomy: model.taxonomy.clone(),
         featurizer: featurizer.clone(),
         policy: Box::new(phase.policy),
@@ -123,8 +144,9 @@ async fn crawl_phase(
 pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
     use focus_crawl::policy::Policy as _;
     let canon = Canonicalizer::default();
-    // BINGO!'s document analysis: stop words, Porter stemming, tf·idf.
-    let featurizer = Featurizer::new(TextConfig::stemmed());
+    // BINGO!'s document analysis: stop words, Porter stemming, tf·idf;
+    // and the feature spaces the trees read.
+    let featurizer = Featurizer::new(TextConfig::stemmed()).with_spaces(Spaces::of(&plan.spaces));
     // A bookmarks file names a web of its own (the flags' source is then
     // the default websim, not served).
     let served = if plan.bookmarks.is_some() {
@@ -148,12 +170,12 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
             start.set.taxonomy.path(t)
         )));
     }
-    let initial = train(&start.set.taxonomy, examples, plan.crawl.seed)?;
+    let initial = train(plan, &start.set.taxonomy, examples)?;
     tracing::info!(
-        "initial SVM tree: {} training pages, {} topics (ξα precision {:?})",
+        "initial SVM trees: {} training pages, {} topics, spaces (ξα precision) {:?}",
         initial.examples.len(),
         user_topics.len(),
-        initial.tree.precision_estimates()
+        space_precision(&initial.tree)
     );
 
     // The learning phase: on the training pages' domains.
@@ -217,6 +239,7 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
             training: topics::training_sizes(&initial, &initial),
             archetypes,
             precision: Vec::new(),
+            spaces: space_precision(&initial.tree),
             indexed: 0,
         });
     }
@@ -227,7 +250,9 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
         &initial.taxonomy,
         &featurizer,
     ));
-    let retrained = train(&initial.taxonomy, examples, plan.crawl.seed)?;
+    let retrained = train(plan, &initial.taxonomy, examples)?;
+    let spaces = space_precision(&retrained.tree);
+    tracing::info!("retrained SVM trees: spaces (ξα precision) {spaces:?}");
     let precision: Vec<(String, f64)> = retrained
         .tree
         .precision_estimates()
@@ -273,8 +298,17 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
         training: topics::training_sizes(&initial, &retrained),
         archetypes,
         precision,
+        spaces,
         indexed,
     })
+}
+
+/// Each trained space's name and ξα precision estimate.
+fn space_precision(tree: &SpacedSvm) -> Vec<(&'static str, f64)> {
+    tree.members()
+        .iter()
+        .map(|m| (m.space.name(), m.precision))
+        .collect()
 }
 
 fn read_summary(path: &std::path::Path) -> Result<Summary, AppError> {

@@ -98,6 +98,18 @@ async fn both_phases_run_archetypes_are_admitted_and_the_crawl_is_searchable() {
     let tsv = std::fs::read_to_string(out.join("archetypes.tsv")).unwrap();
     assert_eq!(tsv.lines().count(), got.archetypes.len() + 1);
 
+    // One tree per feature space, each trained (the kept texts carry the
+    // anchor texts the neighbours space reads, so archetypes have them).
+    let spaces: Vec<&str> = got.spaces.iter().map(|s| s.0).collect();
+    assert_eq!(spaces, ["terms", "pairs", "neighbours"]);
+    let texts = std::fs::read_to_string(out.join("learning").join("texts.jsonl")).unwrap();
+    let with_links = texts
+        .lines()
+        .map(|l| serde_json::from_str::<focus_core::TextLine>(l).unwrap())
+        .filter(|t| !t.links.is_empty())
+        .count();
+    assert!(with_links > 100, "{with_links}");
+
     // The index holds the kept pages; a query (the websim's words of the
     // topic) answers from them with their topics, ranked as asked, and
     // clusters with labels.

@@ -1,37 +1,128 @@
 //! Page → term counts, shared by training and crawling so both see the
 //! same features: the analyser's terms of title, headings and main text,
 //! hashed into 2^20 buckets (stateless, so nothing is coordinated between
-//! the trainer and the crawl).
+//! the trainer and the crawl), plus, when a featurizer is built with more
+//! [`Spaces`], BINGO!'s richer feature spaces in their own id ranges
+//! ([`FeatureSpace`], told apart by [`space_of`] and [`restrict`]).
 
 use std::sync::Arc;
 
+use focus_core::FeatureSpace;
 use focus_html::Document;
-use focus_text::{counts, Analyzer, HashingVocabulary, SparseVec, TextConfig};
+use focus_text::{counts, Analyzer, HashingVocabulary, SparseVec, TermId, TextConfig, Vocab};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Bits of a hashed term id; a feature space's tag sits above them.
+const TERM_BITS: u32 = 20;
+/// The tag's shift: a feature id is `space << SPACE_SHIFT | bucket`.
+const SPACE_SHIFT: u32 = 28;
+/// Tokens either side within which two terms make a pair (BINGO!'s
+/// "sliding window … pairs within a limited word distance").
+pub const PAIR_WINDOW: usize = 4;
+
+fn tag(space: FeatureSpace) -> u32 {
+    match space {
+        FeatureSpace::Terms => 0,
+        FeatureSpace::TermPairs => 1,
+        FeatureSpace::Neighbours => 2,
+    }
+}
+
+fn space_id(space: FeatureSpace, bucket: u32) -> TermId {
+    TermId((tag(space) << SPACE_SHIFT) | (bucket & ((1 << TERM_BITS) - 1)))
+}
+
+/// The space a feature id belongs to.
+pub fn space_of(id: TermId) -> Option<FeatureSpace> {
+    FeatureSpace::ALL
+        .into_iter()
+        .find(|&s| tag(s) == id.0 >> SPACE_SHIFT)
+}
+
+/// The features of `v` that belong to `space`.
+pub fn restrict(space: FeatureSpace, v: &SparseVec) -> SparseVec {
+    SparseVec::from_unsorted(
+        v.entries()
+            .iter()
+            .filter(|&&(t, _)| t.0 >> SPACE_SHIFT == tag(space))
+            .copied()
+            .collect(),
+    )
+}
+
+/// Which feature spaces a featurizer computes besides [`FeatureSpace::Terms`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spaces {
+    /// [`FeatureSpace::TermPairs`].
+    pub pairs: bool,
+    /// [`FeatureSpace::Neighbours`].
+    pub neighbours: bool,
+}
+
+impl Spaces {
+    /// Every space.
+    pub const ALL: Spaces = Spaces {
+        pairs: true,
+        neighbours: true,
+    };
+
+    /// The spaces computed, terms first.
+    pub fn list(self) -> Vec<FeatureSpace> {
+        let mut v = vec![FeatureSpace::Terms];
+        v.extend(self.pairs.then_some(FeatureSpace::TermPairs));
+        v.extend(self.neighbours.then_some(FeatureSpace::Neighbours));
+        v
+    }
+
+    /// The spaces of a list (terms are always computed).
+    pub fn of(list: &[FeatureSpace]) -> Spaces {
+        Spaces {
+            pairs: list.contains(&FeatureSpace::TermPairs),
+            neighbours: list.contains(&FeatureSpace::Neighbours),
+        }
+    }
+}
 
 /// Turns analysed pages and plain text into term-count vectors.
 #[derive(Debug, Clone)]
 pub struct Featurizer {
     analyzer: Arc<Analyzer>,
     vocab: HashingVocabulary,
+    spaces: Spaces,
 }
 
 impl Featurizer {
-    /// A featurizer with the given text configuration.
+    /// A featurizer with the given text configuration (terms only).
     pub fn new(config: TextConfig) -> Self {
         Self {
             analyzer: Arc::new(Analyzer::new(config)),
-            vocab: HashingVocabulary::new(20),
+            vocab: HashingVocabulary::new(TERM_BITS),
+            spaces: Spaces::default(),
         }
     }
 
-    /// Counts of a text.
+    /// The same featurizer computing `spaces` too for pages
+    /// ([`Featurizer::document`], [`Featurizer::page`]).
+    pub fn with_spaces(mut self, spaces: Spaces) -> Self {
+        self.spaces = spaces;
+        self
+    }
+
+    /// The spaces it computes.
+    pub fn spaces(&self) -> Spaces {
+        self.spaces
+    }
+
+    /// Counts of a text's terms (never other spaces: link words and queries
+    /// are plain text).
     pub fn text(&self, text: &str) -> SparseVec {
         let mut vocab = self.vocab;
         counts(&self.analyzer, &mut vocab, text)
     }
 
     /// Counts of an analysed page: title, headings and main text
-    /// (navigation and footer boilerplate are left out).
+    /// (navigation and footer boilerplate are left out), and the page's
+    /// other spaces.
     pub fn document(&self, doc: &Document) -> SparseVec {
         let mut text = String::with_capacity(doc.text.len() + doc.title.len() + 64);
         text.push_str(&doc.title);
@@ -41,12 +132,75 @@ impl Featurizer {
         }
         text.push(' ');
         text.push_str(&doc.text);
-        self.text(&text)
+        self.page(&text, doc.links.iter().map(|l| l.anchor_text.as_str()))
+    }
+
+    /// Counts of a page given as its text and its out-links' anchor texts
+    /// (a page kept in `texts.jsonl`).
+    pub fn page<'a>(&self, text: &str, anchors: impl Iterator<Item = &'a str>) -> SparseVec {
+        if self.spaces == Spaces::default() {
+            return self.text(text);
+        }
+        let mut entries: Vec<(TermId, f64)> = self.text(text).entries().to_vec();
+        if self.spaces.pairs {
+            let mut vocab = self.vocab;
+            let mut ids: Vec<u32> = Vec::new();
+            self.analyzer
+                .for_each_term(text, &mut |t| ids.extend(vocab.id(t).map(|t| t.0)));
+            for (i, &a) in ids.iter().enumerate() {
+                for &b in ids.iter().skip(i + 1).take(PAIR_WINDOW) {
+                    if a != b {
+                        let (x, y) = (a.min(b), a.max(b));
+                        let h = xxh3_64(&((u64::from(x) << 32) | u64::from(y)).to_le_bytes());
+                        let bucket = (h >> (64 - TERM_BITS)) as u32;
+                        entries.push((space_id(FeatureSpace::TermPairs, bucket), 1.0));
+                    }
+                }
+            }
+        }
+        if self.spaces.neighbours {
+            for anchor in anchors {
+                for &(t, w) in self.text(anchor).entries() {
+                    entries.push((space_id(FeatureSpace::Neighbours, t.0), w));
+                }
+            }
+        }
+        SparseVec::from_unsorted(entries)
     }
 }
 
 impl Default for Featurizer {
     fn default() -> Self {
         Self::new(TextConfig::chakrabarti())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spaces_live_in_their_own_id_ranges() {
+        let terms = Featurizer::default();
+        let all = Featurizer::default().with_spaces(Spaces::ALL);
+        let text = "cycling races cycling teams";
+        let anchors = ["Tour de France", "bike shops"];
+        // Terms only: the page is its text's counts, whatever its links.
+        assert_eq!(terms.page(text, anchors.into_iter()), terms.text(text));
+        let v = all.page(text, anchors.into_iter());
+        assert_eq!(restrict(FeatureSpace::Terms, &v), terms.text(text));
+        // Terms cycl·race·cycl·team: pairs within the window, without a
+        // term paired with itself: (cycl, race) twice, (cycl, team) twice,
+        // (race, team) once → 5 pair occurrences.
+        let pairs = restrict(FeatureSpace::TermPairs, &v);
+        assert!((pairs.sum() - 5.0).abs() < 1e-12, "{pairs:?}");
+        let n = restrict(FeatureSpace::Neighbours, &v);
+        let anchor_terms = terms.text("Tour de France bike shops");
+        assert!((n.sum() - anchor_terms.sum()).abs() < 1e-12);
+        for &(t, _) in v.entries() {
+            assert!(space_of(t).is_some());
+        }
+        assert_eq!(FeatureSpace::parse("pairs"), Some(FeatureSpace::TermPairs));
+        assert_eq!(Spaces::of(&Spaces::ALL.list()), Spaces::ALL);
     }
 }

@@ -11,7 +11,9 @@
 //! * [`SvmTree`] — BINGO!'s linear SVM per topic node against competing
 //!   siblings plus far-away OTHERS, top-down, with ξα precision estimates.
 //! * [`LayeredNb`] — Diligenti's per-layer naive Bayes with thresholds.
-//! * [`meta`] — BINGO!'s unanimous, majority and ξα-weighted votes.
+//! * [`meta`] — BINGO!'s unanimous, majority and ξα-weighted votes;
+//!   [`SpacedSvm`] — one SVM tree per [`FeatureSpace`] (terms, term pairs,
+//!   neighbours' anchor terms) under such a vote.
 //! * [`features`] — mutual-information feature selection.
 //! * [`Featurizer`] — an analysed page (or text) to the term counts every
 //!   classifier takes, shared by training and crawling so both see the same
@@ -57,14 +59,17 @@ pub mod layered_nb;
 pub mod meta;
 pub mod model_io;
 pub mod svm;
+pub mod svm_spaces;
 pub mod temper;
 mod weights;
 
 pub use centroid::{CentroidConfig, CentroidQuality, Centroids, DocumentFrequencies};
-pub use featurize::Featurizer;
+pub use featurize::{restrict, space_of, Featurizer, Spaces, PAIR_WINDOW};
+pub use focus_core::FeatureSpace;
 pub use hier_nb::{HierNb, HierNbConfig, Scoring};
 pub use layered_nb::{LayerVerdict, LayeredNb};
 pub use svm::{LinearSvm, SvmConfig, SvmTree};
+pub use svm_spaces::{SpaceMember, SpacedSvm};
 
 use focus_core::TopicId;
 use focus_text::SparseVec;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use focus_core::Crawler;
+use focus_core::{Crawler, FeatureSpace};
 
 use crate::args::CrawlArgs;
 use crate::plan::{CrawlPlan, PlanError};
@@ -76,6 +76,29 @@ pub struct BingoArgs {
     /// run again with `--resume` to retrain on what is left and harvest.
     #[arg(long)]
     pub review: bool,
+
+    /// The feature spaces, one SVM tree each (comma-separated: `terms`,
+    /// `pairs` (term pairs), `neighbours` (the anchor texts of the page's
+    /// out-links)); their meta vote is unanimous while learning and
+    /// ξα-weighted while harvesting.
+    #[arg(long, value_delimiter = ',', value_parser = parse_space, default_value = "terms,pairs,neighbours", value_name = "LIST")]
+    pub spaces: Vec<FeatureSpace>,
+
+    /// Harvest with the single feature space whose SVMs have the best ξα
+    /// precision estimate instead of the meta vote (the paper's choice
+    /// "when the crawler's run-time is critical"; learning always votes).
+    #[arg(long)]
+    pub single_space: bool,
+}
+
+fn parse_space(name: &str) -> Result<FeatureSpace, String> {
+    FeatureSpace::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = FeatureSpace::ALL.iter().map(|s| s.name()).collect();
+        format!(
+            "unknown feature space {name:?} (one of {})",
+            names.join(", ")
+        )
+    })
 }
 
 /// A validated BINGO! plan.
@@ -97,6 +120,10 @@ pub struct BingoPlan {
     pub max_tunnel: u8,
     /// Stop for the user's review after learning.
     pub review: bool,
+    /// Feature spaces, one SVM tree each (terms always among them).
+    pub spaces: Vec<FeatureSpace>,
+    /// Harvest with the best space alone.
+    pub single_space: bool,
 }
 
 impl BingoPlan {
@@ -112,6 +139,8 @@ impl BingoPlan {
             others: DEFAULT_OTHERS,
             max_tunnel: DEFAULT_MAX_TUNNEL,
             review: false,
+            spaces: FeatureSpace::ALL.to_vec(),
+            single_space: false,
         }
     }
 }
@@ -162,8 +191,22 @@ impl BingoArgs {
             others: self.others,
             max_tunnel: self.max_tunnel,
             review: self.review,
+            spaces: with_terms(&self.spaces),
+            single_space: self.single_space,
         })
     }
+}
+
+/// The spaces listed, without repeats, terms first (every tree needs the
+/// page's own words).
+fn with_terms(list: &[FeatureSpace]) -> Vec<FeatureSpace> {
+    let mut v = vec![FeatureSpace::Terms];
+    for &s in list {
+        if !v.contains(&s) {
+            v.push(s);
+        }
+    }
+    v
 }
 
 /// Flags of `bingo search`: a query over a finished crawl's local index.
@@ -217,6 +260,14 @@ mod tests {
         );
         assert!(!p.review && p.bookmarks.is_none());
         assert_eq!(p.admit, Admit::Positive);
+        assert_eq!(p.spaces, FeatureSpace::ALL);
+        assert!(!p.single_space);
+        // Terms are always a space; a repeat counts once.
+        assert_eq!(
+            plan(&["--spaces", "pairs,pairs"]).unwrap().spaces,
+            [FeatureSpace::Terms, FeatureSpace::TermPairs]
+        );
+        assert!(Cli::try_parse_from(["bingo", "--spaces", "colours"]).is_err());
         assert_eq!(
             BingoPlan::new(p.crawl.clone(), 1_000),
             p,

@@ -26,6 +26,10 @@ pub struct TextLine {
     pub title: String,
     /// Its main text (navigation and footer left out).
     pub text: String,
+    /// The non-empty anchor texts of its out-links, in page order (what
+    /// BINGO!'s neighbours feature space reads; absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<String>,
 }
 
 /// One line of `pages.jsonl`: one fetch attempt. Fields are declared in

@@ -40,6 +40,8 @@ pub use canon::{CanonError, CanonicalUrl, Canonicalizer, MAX_HOST_BYTES, MAX_URL
 pub use contract::{Duplicate, DuplicateKind, PageLine, StopReason, Summary, TextLine};
 pub use hash::mix64;
 pub use ids::{DomainKey, HostKey, PageId};
-pub use strategy::{defaults, ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
+pub use strategy::{
+    defaults, ChildPriority, Crawler, Dispatch, FeatureSpace, Relevance, SoftOrder, Strategy,
+};
 pub use taxonomy::{Mark, Taxonomy, TaxonomyBuilder, TaxonomyError, TopicId};
 pub use taxonomy_file::{parse_taxonomy, FileErrorKind, TaxonomyFileError};

@@ -196,3 +196,39 @@ mod tests {
         assert!(Crawler::Random.is_baseline() && !Crawler::Hard.is_baseline());
     }
 }
+
+/// One of BINGO!'s feature spaces (§3.4), named on the command line
+/// (`bingo --spaces`). The classifier crate computes and separates them;
+/// every space is computed from the fetched page alone, so training pages
+/// and crawled pages get the same features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FeatureSpace {
+    /// Single terms of title, headings and main text (every classifier's
+    /// space).
+    Terms,
+    /// Unordered pairs of terms within a few tokens of each other.
+    TermPairs,
+    /// The terms of the page's neighbours as the page names them: the
+    /// anchor texts of its out-links (its successors' descriptions; the
+    /// successors themselves are not fetched when a page is judged).
+    Neighbours,
+}
+
+impl FeatureSpace {
+    /// Every space.
+    pub const ALL: [FeatureSpace; 3] = [Self::Terms, Self::TermPairs, Self::Neighbours];
+
+    /// The space's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Terms => "terms",
+            Self::TermPairs => "pairs",
+            Self::Neighbours => "neighbours",
+        }
+    }
+
+    /// The space named `name` ([`FeatureSpace::name`]).
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+}

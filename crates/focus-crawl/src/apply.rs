@@ -193,6 +193,7 @@ pub(crate) fn apply(
                 .and_then(|class| rules.analysis.taxonomy.find(class)),
         };
         if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
+            let queue = rules.policy.queue_of(&verdict);
             let outlinks = j.links.iter().enumerate().map(|(i, (_, url))| {
                 let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
                 (url, features)
@@ -213,6 +214,7 @@ pub(crate) fn apply(
                 );
                 let cand = Candidate {
                     tunnel,
+                    layer: queue,
                     ..Candidate::new(url.clone(), c.depth + 1, Some(c.id), p)
                 };
                 match st.frontier.push(cand.clone()) {
@@ -236,12 +238,13 @@ pub(crate) fn apply(
         st.store
             .put_meta(PARENTS_FOUND_KEY, &st.tally.parents_found)?;
     }
-    if let (Some(texts), Some((title, text)), None) = (&mut st.texts, &j.text, duplicate) {
+    if let (Some(texts), Some((title, text, links)), None) = (&mut st.texts, &j.text, duplicate) {
         texts.write(&focus_core::TextLine {
             // As in `pages.jsonl`, so the two join on it.
             url: record.url.clone(),
             title: title.clone(),
             text: text.clone(),
+            links: links.clone(),
         })?;
     }
     // A duplicate's links are its original's: they are not stored again,

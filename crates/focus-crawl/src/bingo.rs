@@ -13,13 +13,20 @@
 //!   priority of tunnelled links halved per off-topic step, and the
 //!   periodic distiller raises the best hubs' citations (the paper's "best
 //!   hubs … added to the high-priority end of the crawler's URL queue").
+//!   The frontier keeps a bounded queue per topic (§4.2, "since the
+//!   absolute priorities may vary for different topics"): a link joins the
+//!   queue of the topic its page was classified into (the root's queue for
+//!   links tunnelled from a page in no topic), at most 1,000 URLs of a
+//!   topic are dispatchable and 25,000 more wait behind them, the worst
+//!   evicted when a better one comes ([`TopicCaps::BINGO`]).
 //!
 //! A "user topic" is a good topic or one below it: the user's bookmark
 //! folders are the good topics, OTHERS is not one.
 
 use std::collections::BTreeSet;
 
-use focus_core::{CanonicalUrl, DomainKey};
+use focus_core::{CanonicalUrl, DomainKey, TopicId};
+use focus_frontier::TopicCaps;
 
 use crate::policy::{Expansion, HardFocus, LinkPriority, Order, PageVerdict, Policy};
 
@@ -120,6 +127,12 @@ impl Policy for Bingo {
     }
     fn follows(&self, url: &CanonicalUrl) -> bool {
         self.domains.is_empty() || self.domains.contains(&url.domain_key())
+    }
+    fn topic_caps(&self) -> Option<TopicCaps> {
+        (self.phase == Phase::Harvesting).then_some(TopicCaps::BINGO)
+    }
+    fn queue_of(&self, page: &PageVerdict<'_>) -> Option<u32> {
+        Some(page.best_leaf.unwrap_or(TopicId::ROOT).0)
     }
 }
 
@@ -226,6 +239,17 @@ mod tests {
             None
         );
         assert_eq!(t.find("OTHERS").map(|o| o != TopicId::ROOT), Some(true));
+        // Per-topic queues while harvesting: a page's links join its
+        // topic's queue, a page in no topic's the root's.
+        assert_eq!(p.topic_caps(), Some(TopicCaps::BINGO));
+        assert_eq!(Bingo::learning(&[]).topic_caps(), None);
+        let ir = verdict(&t, &links, "ir", None, 0);
+        assert_eq!(p.queue_of(&ir), t.find("ir").map(|i| i.0));
+        let none = PageVerdict {
+            best_leaf: None,
+            ..ir
+        };
+        assert_eq!(p.queue_of(&none), Some(TopicId::ROOT.0));
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub async fn run(
         seeds,
         scorer,
     } = parts.split(cfg.keep_text);
-    let mut st = open(&cfg, policy.order())?;
+    let mut st = open(&cfg, policy.order(), policy.topic_caps())?;
     if cfg.resume && st.store.page_count() > 0 {
         let notice = resume::resume(&mut st, &analysis, &scorer)?;
         observer.note(&notice);
@@ -123,7 +123,11 @@ pub async fn run(
 
 /// Opens the output directory, the store (refusing to overwrite a crawl
 /// unless resuming), the page log and an empty frontier in `order`.
-fn open(cfg: &CrawlConfig, order: crate::policy::Order) -> Result<CrawlState, CrawlError> {
+fn open(
+    cfg: &CrawlConfig,
+    order: crate::policy::Order,
+    topic_caps: Option<focus_frontier::TopicCaps>,
+) -> Result<CrawlState, CrawlError> {
     std::fs::create_dir_all(&cfg.out).map_err(|e| CrawlError::io(&cfg.out, e))?;
     let store_dir = cfg.out.join("store");
     if store_dir.exists() && !cfg.resume {
@@ -137,6 +141,9 @@ fn open(cfg: &CrawlConfig, order: crate::policy::Order) -> Result<CrawlState, Cr
         None
     };
     let mut frontier = Frontier::new(dispatch::discipline(order, cfg.seed));
+    if let Some(caps) = topic_caps {
+        frontier = frontier.with_topic_caps(caps);
+    }
     if let Some(bound) = cfg.frontier_memory {
         // Beyond `bound` queued URLs the frontier files URLs in its
         // disk-backed cold tier (unnamed temp files here; the store keeps

@@ -33,8 +33,9 @@ pub(crate) struct Judged {
     /// The pages linking to this one, when the crawl asked for them
     /// ([`crate::parents`]; asked in pop order, after judging).
     pub(crate) parents: Option<Vec<CanonicalUrl>>,
-    /// The page's title and main text, when the crawl keeps text.
-    pub(crate) text: Option<(String, String)>,
+    /// The page's title, main text and out-links' anchor texts, when the
+    /// crawl keeps text.
+    pub(crate) text: Option<(String, String, Vec<String>)>,
 }
 
 fn now_ms() -> u64 {
@@ -125,9 +126,11 @@ pub(crate) fn judge(
     record.content_hash = fingerprint.map(|f| f.content);
     record.fingerprint = fingerprint.map(|f| f.simhash);
     let follow = !(doc.meta_robots.nofollow || page.robots.nofollow);
-    let text = analysis
-        .keep_text
-        .then(|| (doc.title.clone(), doc.text.clone()));
+    let text = analysis.keep_text.then(|| {
+        let anchors = doc.links.iter().map(|l| &l.anchor_text);
+        let anchors = anchors.filter(|a| !a.is_empty()).cloned().collect();
+        (doc.title.clone(), doc.text.clone(), anchors)
+    });
     let mut seen = HashSet::new();
     let kept: Vec<_> = doc
         .links

@@ -18,7 +18,7 @@
 //! | [`CollectionSynthesis`] | Bergmark 2002 | nuggets (correlation ≥ threshold, collection not full), and off-topic pages within `cutoff` steps of one | correlation, halved per off-topic step | FIFO by depth (Mercator) |
 
 use focus_core::{CanonicalUrl, ChildPriority, Crawler, SoftOrder, Taxonomy, TopicId};
-use focus_frontier::TunnelState;
+use focus_frontier::{TopicCaps, TunnelState};
 
 use crate::collections::CollectionSynthesis;
 use crate::context_graph::ContextFocused;
@@ -207,6 +207,16 @@ pub trait Policy: Send + Sync {
     /// URLs never to download); every link by default.
     fn follows(&self, _url: &CanonicalUrl) -> bool {
         true
+    }
+    /// Bounded per-topic queues for the frontier (BINGO!'s), the topic of a
+    /// link being [`Policy::queue_of`] its page; none by default.
+    fn topic_caps(&self) -> Option<TopicCaps> {
+        None
+    }
+    /// The topic queue the links of `page` join (`Candidate::layer`); used
+    /// only with [`Policy::topic_caps`].
+    fn queue_of(&self, _page: &PageVerdict<'_>) -> Option<u32> {
+        None
     }
 }
 

@@ -77,7 +77,10 @@ pub(super) fn ranked(dir: &Path, file: &str) -> Result<Vec<String>, AppError> {
 
 /// The counts a page's kept text gives (as the crawl's featurizer).
 pub(super) fn text_counts(featurizer: &Featurizer, t: &TextLine) -> focus_text::SparseVec {
-    featurizer.text(&format!("{}\n{}", t.title, t.text))
+    featurizer.page(
+        &format!("{}\n{}", t.title, t.text),
+        t.links.iter().map(String::as_str),
+    )
 }
 
 /// The archetype candidates of every user topic in the crawl in `dir`,
