@@ -54,6 +54,12 @@ tasks:
          context-focused crawling: breadth-first, standard focused and
          context focused on a hidden and a cooperative topic, on the
          websim and the replayed corpus -> docs/results/diligenti.md
+  repro bingo [--pages N] [--seed S] [--corpus PATH]
+         BINGO!: portal generation from 3 bookmarks (crawl summary,
+         archetypes, top authorities found after N (default 1,000) and 4N
+         pages, precision of the most confident results) and expert search
+         for a needle topic from 7 training pages, on the websim and the
+         replayed corpus -> docs/results/bingo.md
   eval wikispeedia [--corpus PATH] [--eval-pages N] [--seed S] [--no-reference]
          every crawler on the replayed Wikispeedia corpus (default
          ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,

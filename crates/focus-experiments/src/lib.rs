@@ -11,6 +11,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod bergmark;
+pub mod bingo;
 pub mod diligenti;
 pub mod eval;
 pub mod repro;
