@@ -78,6 +78,7 @@ struct Model {
 fn train(plan: &BingoPlan, taxonomy: &Taxonomy, examples: Vec<Example>) -> Result<Model, AppError> {
     let cfg = SvmConfig {
         seed: plan.crawl.seed,
+        balanced: true,
         ..SvmConfig::default()
     };
     let tree = SpacedSvm::train(taxonomy, &examples, &plan.spaces, &cfg)?;

@@ -37,6 +37,12 @@ pub struct SvmConfig {
     pub features: FeatureConfig,
     /// Far-away (OTHERS) negatives per node, at most.
     pub others: usize,
+    /// Whether each class's cost is scaled by the inverse of its share of
+    /// the examples (C₊ = C·n/(2n₊), C₋ = C·n/(2n₋), liblinear's `-w`,
+    /// scikit-learn's `class_weight="balanced"`), so a topic with a few
+    /// positives against many siblings and OTHERS is not drowned by them.
+    /// Off in the papers' SVM.
+    pub balanced: bool,
 }
 
 impl Default for SvmConfig {
@@ -48,6 +54,7 @@ impl Default for SvmConfig {
             seed: 1,
             features: FeatureConfig::default(),
             others: 500,
+            balanced: false,
         }
     }
 }
@@ -93,6 +100,18 @@ impl LinearSvm {
             })
             .collect();
         let y: Vec<f64> = ys.iter().map(|&p| if p { 1.0 } else { -1.0 }).collect();
+        // Each example's upper bound on αᵢ: its class's cost.
+        let n = ys.len() as f64;
+        let positives = ys.iter().filter(|&&p| p).count() as f64;
+        let cost = |positive: bool| {
+            let share = if positive { positives } else { n - positives };
+            if cfg.balanced && share > 0.0 {
+                cfg.c * n / (2.0 * share)
+            } else {
+                cfg.c
+            }
+        };
+        let c: Vec<f64> = ys.iter().map(|&p| cost(p)).collect();
         let q: Vec<f64> = dense
             .iter()
             .map(|x| x.iter().map(|(_, v)| v * v).sum::<f64>() + 1.0)
@@ -112,7 +131,7 @@ impl LinearSvm {
                 let g = y[i] * wx - 1.0;
                 let pg = if alpha[i] == 0.0 {
                     g.min(0.0)
-                } else if alpha[i] >= cfg.c {
+                } else if alpha[i] >= c[i] {
                     g.max(0.0)
                 } else {
                     g
@@ -121,7 +140,7 @@ impl LinearSvm {
                 min_pg = min_pg.min(pg);
                 if pg != 0.0 {
                     let old = alpha[i];
-                    alpha[i] = (old - g / q[i]).clamp(0.0, cfg.c);
+                    alpha[i] = (old - g / q[i]).clamp(0.0, c[i]);
                     let d = (alpha[i] - old) * y[i];
                     for &(j, v) in &dense[i] {
                         w[j] += d * v;
@@ -483,6 +502,38 @@ mod tests {
             .zip(&ys)
             .all(|(x, &y)| (svm.decision(x) > 0.0) == y));
         assert!(svm.precision_xi_alpha > 0.5 && svm.precision_xi_alpha <= 1.0);
+    }
+
+    #[test]
+    fn balanced_costs_keep_a_rare_class_from_being_drowned() {
+        // 3 positives among 60 negatives that share most of their words.
+        let mut xs = Vec::new();
+        let mut ys = Vec::new();
+        for i in 0..63u32 {
+            let positive = i < 3;
+            let mut x = vec![(3, 1.0), (4 + i % 5, 1.0)];
+            if positive || i % 4 == 0 {
+                x.push((1, 0.5));
+            }
+            xs.push(v(&x));
+            ys.push(positive);
+        }
+        let plain = LinearSvm::train(&xs, &ys, &SvmConfig::default()).unwrap();
+        let balanced = SvmConfig {
+            balanced: true,
+            ..SvmConfig::default()
+        };
+        let balanced = LinearSvm::train(&xs, &ys, &balanced).unwrap();
+        let positives = |m: &LinearSvm| xs[..3].iter().filter(|x| m.decision(x) > 0.0).count();
+        assert!(
+            positives(&balanced) > positives(&plain),
+            "{} vs {}",
+            positives(&balanced),
+            positives(&plain)
+        );
+        for x in &xs[..3] {
+            assert!(balanced.decision(x) > plain.decision(x));
+        }
     }
 
     #[test]
