@@ -42,13 +42,18 @@ const WEBSIM_SEEDS: usize = 3;
 const DEFAULT_GOOD: &str = "recreation/outdoors";
 
 /// The fetcher settings of a crawl from `base` (the real web's or the
-/// loopback preset): the plan's politeness interval, and no host set aside
+/// loopback preset): the plan's politeness interval and connections per
+/// host, and no host set aside
 /// by the fetcher's wall clock — the crawl waits out failing hosts itself,
 /// on its logical clock (`focus_crawl::host_health`), so a seeded crawl
 /// stays the same crawl, and its URLs wait in the frontier meanwhile.
 pub(crate) fn crawl_fetch_config(base: FetchConfig, plan: &CrawlPlan) -> FetchConfig {
+    let per_host_connections = plan.host_connections.unwrap_or(base.per_host_connections);
     FetchConfig {
         host_interval: plan.host_interval.unwrap_or(base.host_interval),
+        per_host_connections,
+        // A domain never holds fewer connections than one of its hosts.
+        per_domain_connections: base.per_domain_connections.max(per_host_connections),
         bad_after_failures: None,
         ..base
     }
@@ -530,6 +535,33 @@ pub(crate) fn read_seeds(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn politeness_flags_reach_the_fetcher() {
+        use std::time::Duration;
+        let source = TopicSource::Websim {
+            good: Vec::new(),
+            seeds: None,
+            pages: None,
+            dead_links: None,
+            page_faults: None,
+        };
+        let base = CrawlPlan::new(source, "out".into());
+        let plan = |interval: Option<Duration>, connections: Option<usize>| CrawlPlan {
+            host_interval: interval,
+            host_connections: connections,
+            ..base.clone()
+        };
+        // Polite by default: the real web's interval and connections.
+        let polite = crawl_fetch_config(FetchConfig::default(), &plan(None, None));
+        assert_eq!(polite.host_interval, Duration::from_secs(1));
+        assert_eq!(polite.per_host_connections, 2);
+        let own = plan(Some(Duration::ZERO), Some(16));
+        let own = crawl_fetch_config(FetchConfig::default(), &own);
+        assert_eq!(own.host_interval, Duration::ZERO);
+        assert_eq!(own.per_host_connections, 16);
+        assert_eq!(own.per_domain_connections, 16);
+    }
 
     /// Example URLs are fetched several at a time, yet the examples come out
     /// exactly as a one-by-one fetch gives them: same order, same counts,

@@ -145,6 +145,12 @@ pub struct CrawlArgs {
     /// web, none on a web served on this machine (the websim, `--corpus`).
     #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
     pub host_interval: Option<Duration>,
+    /// Connections open at once to one host (default 2; its registered
+    /// domain may have as many). Only a host without an interval gets more
+    /// than one request at a time: for a site you own, with
+    /// `--host-interval 0s`. robots.txt is obeyed whatever the setting.
+    #[arg(long, value_name = "N")]
+    pub host_connections: Option<usize>,
     /// Output directory (pages.jsonl, summary.json, hubs.tsv,
     /// authorities.tsv, harvest.svg, and the store).
     #[arg(long, default_value = "focus-out", value_name = "DIR")]

@@ -113,6 +113,9 @@ pub struct CrawlPlan {
     /// `None`: the source's own (1 s on the real web, none on a web served
     /// on this machine).
     pub host_interval: Option<Duration>,
+    /// Connections at once to one host (`--host-connections`); `None`:
+    /// the fetcher's own (2).
+    pub host_connections: Option<usize>,
     /// Output directory.
     pub out: PathBuf,
     /// Seed of every random choice.
@@ -145,6 +148,9 @@ pub enum PlanError {
     /// `--max-tries 0`.
     #[error("--max-tries must be at least 1")]
     NoTries,
+    /// `--host-connections 0`.
+    #[error("--host-connections must be at least 1")]
+    NoHostConnections,
     /// A soft-focus rule for a crawler that is not soft focus.
     #[error("{flag} is a soft-focus rule; this crawl is {crawler}")]
     SoftFocusOnly {
@@ -173,6 +179,7 @@ impl CrawlPlan {
             frontier_memory: None,
             max_tries: defaults::MAX_TRIES,
             host_interval: None,
+            host_connections: None,
             out,
             seed: DEFAULT_SEED,
             resume: false,
@@ -188,6 +195,9 @@ impl CrawlPlan {
         }
         if a.distill_every == 0 {
             return Err(PlanError::NoDistillInterval);
+        }
+        if a.host_connections == Some(0) {
+            return Err(PlanError::NoHostConnections);
         }
         if a.max_tries == 0 {
             return Err(PlanError::NoTries);
@@ -236,6 +246,7 @@ impl CrawlPlan {
             frontier_memory: a.frontier_memory,
             max_tries: a.max_tries,
             host_interval: a.host_interval,
+            host_connections: a.host_connections,
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,
@@ -363,8 +374,14 @@ mod tests {
             "paper",
             "--relevance",
             "exact",
+            "--host-interval",
+            "0s",
+            "--host-connections",
+            "8",
         ])
         .unwrap();
+        assert_eq!(p.host_interval, Some(Duration::ZERO));
+        assert_eq!(p.host_connections, Some(8));
         assert!(matches!(p.source, TopicSource::Examples { ref good, .. } if good == &["a/b"]));
         assert_eq!(p.time_limit, Some(Duration::from_secs(300)));
         assert_eq!(p.concurrency, 4);
@@ -385,6 +402,10 @@ mod tests {
 
     #[test]
     fn inconsistent_flags_are_clear_errors() {
+        assert_eq!(
+            plan(&["--host-connections", "0"]),
+            Err(PlanError::NoHostConnections)
+        );
         assert_eq!(
             plan(&["--examples", "ex", "--good", "a"]),
             Err(PlanError::ExamplesWithoutSeeds)
