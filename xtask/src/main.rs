@@ -58,8 +58,9 @@ tasks:
          BINGO!: portal generation from 3 bookmarks (crawl summary,
          archetypes, top authorities found after N (default 1,000) and 4N
          pages, precision of the most confident results) and expert search
-         for a needle topic from 7 training pages, on the websim and the
-         replayed corpus -> docs/results/bingo.md
+         for a needle topic from 7 training pages (and every small leaf of
+         the corpus as a needle), beside breadth-first, on the websim and
+         the replayed corpus -> docs/results/bingo.md (about 5 min)
   eval wikispeedia [--corpus PATH] [--eval-pages N] [--seed S] [--no-reference]
          every crawler on the replayed Wikispeedia corpus (default
          ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,

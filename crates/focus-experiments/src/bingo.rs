@@ -19,6 +19,7 @@ mod bookmarks;
 mod crawl;
 mod expert_report;
 mod measures;
+mod needles;
 mod paced;
 mod report;
 mod world;
@@ -81,6 +82,9 @@ pub(super) struct Expert {
     search: Result<Vec<(String, f64)>, String>,
     search_topic: Result<Vec<(String, f64)>, String>,
     run: Run,
+    /// The breadth-first crawl from the same seeds with the same budget:
+    /// its stored pages.
+    baseline: HashSet<String>,
 }
 
 /// Runs every experiment and writes `bingo.md` and its SVGs to
@@ -105,12 +109,17 @@ pub async fn bingo(cfg: &ReproConfig) -> Result<String, AppError> {
         Some(dir) if dir.is_dir() => Some(World::corpus(dir)?),
         _ => None,
     };
+    let mut survey = None;
     if let Some(corpus) = &corpus {
         let p = portal(cfg, corpus, CORPUS_PORTAL).await?;
         let e = expert(cfg, corpus).await?;
         sections.push((corpus.title.clone(), "corpus", p, e));
+        survey = Some(needles::survey(cfg, corpus).await?);
     }
-    let md = report::report(cfg, corpus.is_some(), &sections)?;
+    let mut md = report::report(cfg, corpus.is_some(), &sections)?;
+    if let (Some(rows), Some(corpus)) = (&survey, &corpus) {
+        needles::section(&mut md, &corpus.title, cfg.pages, rows);
+    }
     write(&cfg.out.join("bingo.md"), &md)?;
     Ok(md)
 }
@@ -195,19 +204,20 @@ async fn expert(cfg: &ReproConfig, world: &World) -> Result<Expert, AppError> {
         .collect();
     let others = world.others(topic);
     let dir = cfg.work.join("bingo").join(world.slug).join("expert");
-    let plan = world.plan(
-        &dir,
-        &Inputs {
-            topic: &path,
-            training: &training,
-            others: &others,
-            pages: cfg.pages,
-            learning: learning_pages(cfg.pages),
-            seed: cfg.seed,
-        },
-    )?;
+    let inputs = Inputs {
+        topic: &path,
+        training: &training,
+        others: &others,
+        pages: cfg.pages,
+        learning: learning_pages(cfg.pages),
+        seed: cfg.seed,
+    };
+    let plan = world.plan(&dir, &inputs)?;
     tracing::warn!("bingo: {} expert search for {path}", world.slug);
     let run = crawl::run(&plan, &path).await?;
+    let bfs = world.baseline_plan(&dir, &inputs)?;
+    focus_app::run(&bfs).await?;
+    let baseline = crawl::stored(&bfs.out.join("pages.jsonl"))?;
     let query = world.site().topic_query(topic);
     let (all_hits, topic_hits) = (
         local_search(&run.out, &query, None, &training),
@@ -222,6 +232,7 @@ async fn expert(cfg: &ReproConfig, world: &World) -> Result<Expert, AppError> {
         search: all_hits,
         search_topic: topic_hits,
         run,
+        baseline,
     })
 }
 

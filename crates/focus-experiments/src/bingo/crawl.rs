@@ -60,10 +60,7 @@ fn read_phase(dir: &Path, topic: &str, learning: bool) -> Result<Vec<Attempt>, A
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let p = PageLine::parse(line).map_err(|e| input(format!("{}: {e}", path.display())))?;
-        let stored = p.error.is_none()
-            && !p.retry
-            && p.duplicate.is_none()
-            && (200..300).contains(&p.status);
+        let stored = is_stored(&p);
         out.push(Attempt {
             links: if stored {
                 links
@@ -83,6 +80,25 @@ fn read_phase(dir: &Path, topic: &str, learning: bool) -> Result<Vec<Attempt>, A
         });
     }
     Ok(out)
+}
+
+/// The URLs a crawl's `pages.jsonl` stored (fetched, kept, not a
+/// duplicate), read as [`Run`]'s attempts are.
+pub(super) fn stored(path: &Path) -> Result<std::collections::HashSet<String>, AppError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
+    let mut urls = std::collections::HashSet::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let p = PageLine::parse(line).map_err(|e| input(format!("{}: {e}", path.display())))?;
+        if is_stored(&p) {
+            urls.insert(p.url);
+        }
+    }
+    Ok(urls)
+}
+
+fn is_stored(p: &PageLine) -> bool {
+    p.error.is_none() && !p.retry && p.duplicate.is_none() && (200..300).contains(&p.status)
 }
 
 /// Whether topic path `class` is `topic` or below it.

@@ -29,9 +29,10 @@ pub(super) fn section(
          corpus the words of its name), over every indexed page and with `--topic`, and the \
          crawl result ranked by SVM confidence; the training pages are left out of every \
          ranking (the user has them). **Found** means fetched and kept by the crawl, so in \
-         the local index.\n\n\
-         | web | needle | pages | hidden | attempts | positively classified | hidden found | hidden found and classified in the topic | at least half found | hidden in confidence top 10 | top 20 | seconds |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|",
+         the local index. Beside it, a breadth-first crawl from the same seeds with the same \
+         budget and fetcher (`focus-soft --baseline bfs`).\n\n\
+         | web | needle | pages | hidden | attempts | positively classified | hidden found | breadth-first found | hidden found and classified in the topic | at least half found | hidden in confidence top 10 | top 20 | seconds |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|",
         super::learning_pages(n)
     );
     for (_, slug, _, e) in sections {
@@ -77,6 +78,7 @@ fn expert_row(md: &mut String, slug: &str, e: &Expert) {
         .filter(|u| !e.training.contains(u))
         .collect();
     let classified = hits(&ranked, usize::MAX, &e.hidden);
+    let bfs = e.hidden.iter().filter(|u| e.baseline.contains(*u)).count();
     let half = if 2 * found >= e.hidden.len() {
         "yes"
     } else {
@@ -84,7 +86,7 @@ fn expert_row(md: &mut String, slug: &str, e: &Expert) {
     };
     let _ = writeln!(
         md,
-        "| {slug} | {} | {} | {} | {} | {} | {found} of {} ({:.2}) | {classified} | {half} | {} | {} | {:.0} |",
+        "| {slug} | {} | {} | {} | {} | {} | {found} of {} ({:.2}) | {bfs} of {} ({:.2}) | {classified} | {half} | {} | {} | {:.0} |",
         e.topic,
         e.pages,
         e.hidden.len(),
@@ -92,6 +94,8 @@ fn expert_row(md: &mut String, slug: &str, e: &Expert) {
         Summary::of(a).positive,
         e.hidden.len(),
         found as f64 / e.hidden.len().max(1) as f64,
+        e.hidden.len(),
+        bfs as f64 / e.hidden.len().max(1) as f64,
         hits(&ranked, TOP[0], &e.hidden),
         hits(&ranked, TOP[1], &e.hidden),
         e.run.seconds,

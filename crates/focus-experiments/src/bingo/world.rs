@@ -245,6 +245,58 @@ impl World {
         self.canonical(&urls)
     }
 
+    /// The plan of a breadth-first crawl into `dir/bfs` from the same
+    /// training pages as seeds and with the same budget and fetcher as
+    /// [`World::plan`]'s (its example set written to `dir/bfs-inputs`; a
+    /// breadth-first crawl does not read it, `focus_app::run` needs one).
+    pub(super) fn baseline_plan(&self, dir: &Path, i: &Inputs<'_>) -> Result<CrawlPlan, AppError> {
+        let inputs = dir.join("bfs-inputs");
+        let out = dir.join("bfs");
+        for d in [&inputs, &out] {
+            if d.exists() {
+                std::fs::remove_dir_all(d).map_err(input)?;
+            }
+        }
+        let examples = inputs.join("examples");
+        for (topic, urls) in [(i.topic, i.training), (OTHERS, i.others)] {
+            let folder = examples.join(topic);
+            std::fs::create_dir_all(&folder).map_err(input)?;
+            write(&folder.join("urls.txt"), &lines(urls))?;
+        }
+        let seeds = inputs.join("seeds.txt");
+        write(&seeds, &lines(i.training))?;
+        let good = vec![i.topic.to_owned()];
+        let (source, connect_to, host_interval) = match &self.kind {
+            Kind::Websim { server, .. } => (
+                TopicSource::Examples {
+                    dir: examples,
+                    good,
+                    seeds,
+                },
+                vec![server.connect_to()],
+                Some(Duration::ZERO),
+            ),
+            Kind::Corpus { dir, .. } => (
+                TopicSource::Corpus {
+                    dir: dir.clone(),
+                    good,
+                    examples: Some(examples),
+                    seeds: Some(seeds),
+                },
+                Vec::new(),
+                None,
+            ),
+        };
+        Ok(CrawlPlan {
+            max_pages: i.pages,
+            seed: i.seed,
+            strategy: Strategy::of(Crawler::BreadthFirst),
+            connect_to,
+            host_interval,
+            ..CrawlPlan::new(source, out)
+        })
+    }
+
     /// The plan of one BINGO! crawl into `dir/crawl`, its inputs written
     /// to `dir/inputs`.
     pub(super) fn plan(&self, dir: &Path, i: &Inputs<'_>) -> Result<BingoPlan, AppError> {

@@ -1,0 +1,162 @@
+//! §5.3 over many needles: one needle of a handful of pages says little
+//! (on the corpus the smallest leaf leaves three hidden pages, so "half
+//! found" moves in thirds), so every small leaf topic of the corpus is a
+//! needle in turn — seven of its pages train BINGO! and seed it, the rest
+//! are hidden — and each is crawled by BINGO! and by breadth-first from the
+//! same seeds with the same budget; the share of hidden pages each finds.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use focus_app::AppError;
+
+use super::crawl::stored;
+use super::world::{Inputs, World};
+use super::{learning_pages, NEEDLE_MIN, NEEDLE_TRAINING};
+use crate::repro::ReproConfig;
+
+/// The largest needle of the survey, in pages.
+pub(super) const NEEDLE_MAX: u64 = 30;
+/// Needles surveyed at most (the smallest first).
+pub(super) const MOST: usize = 12;
+
+/// One needle's outcome.
+pub(super) struct Row {
+    topic: String,
+    pages: usize,
+    hidden: usize,
+    bingo: usize,
+    bfs: usize,
+}
+
+/// The leaves of `min` to `max` pages, smallest first (ties by path), at
+/// most `most`.
+pub(super) fn small_leaves(leaves: &[(String, u64)], min: u64, max: u64, most: usize) -> Vec<&str> {
+    let mut small: Vec<&(String, u64)> = leaves
+        .iter()
+        .filter(|(_, n)| (min..=max).contains(n))
+        .collect();
+    small.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    small
+        .into_iter()
+        .take(most)
+        .map(|(p, _)| p.as_str())
+        .collect()
+}
+
+/// Crawls every small needle of `world` with BINGO! and breadth-first.
+pub(super) async fn survey(cfg: &ReproConfig, world: &World) -> Result<Vec<Row>, AppError> {
+    let leaves = world.leaf_sizes();
+    let mut rows = Vec::new();
+    for (i, path) in small_leaves(&leaves, NEEDLE_MIN, NEEDLE_MAX, MOST)
+        .into_iter()
+        .enumerate()
+    {
+        let topic = world.topic(path)?;
+        let all: Vec<String> = world
+            .pages_under(topic)
+            .into_iter()
+            .filter_map(|p| world.url(p))
+            .collect();
+        let training = world.training(topic, NEEDLE_TRAINING);
+        let hidden: HashSet<String> = all
+            .iter()
+            .filter(|u| !training.contains(u))
+            .cloned()
+            .collect();
+        let others = world.others(topic);
+        let dir = cfg
+            .work
+            .join("bingo")
+            .join(world.slug)
+            .join(format!("needle-{i}"));
+        let inputs = Inputs {
+            topic: path,
+            training: &training,
+            others: &others,
+            pages: cfg.pages,
+            learning: learning_pages(cfg.pages),
+            seed: cfg.seed,
+        };
+        tracing::warn!("bingo: {} needle {path}", world.slug);
+        let plan = world.plan(&dir, &inputs)?;
+        focus_app::run_bingo(&plan).await?;
+        let mut found = HashSet::new();
+        for phase in ["learning", "harvesting"] {
+            let file = plan.crawl.out.join(phase).join("pages.jsonl");
+            if file.is_file() {
+                found.extend(stored(&file)?);
+            }
+        }
+        let bfs_plan = world.baseline_plan(&dir, &inputs)?;
+        focus_app::run(&bfs_plan).await?;
+        let bfs = stored(&bfs_plan.out.join("pages.jsonl"))?;
+        rows.push(Row {
+            topic: path.to_owned(),
+            pages: all.len(),
+            hidden: hidden.len(),
+            bingo: hidden.iter().filter(|u| found.contains(*u)).count(),
+            bfs: hidden.iter().filter(|u| bfs.contains(*u)).count(),
+        });
+    }
+    Ok(rows)
+}
+
+/// The survey's part of `bingo.md`.
+pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
+    let _ = writeln!(
+        md,
+        "\n### Every small needle of {web}\n\n\
+         Each leaf topic of {NEEDLE_MIN} to {NEEDLE_MAX} pages (the {MOST} smallest at most) \
+         is a needle in turn: {NEEDLE_TRAINING} of its pages train and seed BINGO! \
+         ({pages} pages), the rest are hidden; breadth-first crawls from the same seeds with \
+         the same budget. The share of the hidden pages each found:\n\n\
+         | needle | pages | hidden | BINGO! found | breadth-first found |\n|---|---|---|---|---|"
+    );
+    let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
+    for r in rows {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} ({:.2}) | {} ({:.2}) |",
+            r.topic,
+            r.pages,
+            r.hidden,
+            r.bingo,
+            share(r.bingo, r.hidden),
+            r.bfs,
+            share(r.bfs, r.hidden)
+        );
+    }
+    if rows.is_empty() {
+        md.push_str("| (no leaf of that size) | | | | |\n");
+        return;
+    }
+    let n = rows.len() as f64;
+    let mean = |f: fn(&Row) -> usize| rows.iter().map(|r| share(f(r), r.hidden)).sum::<f64>() / n;
+    let half = |f: fn(&Row) -> usize| rows.iter().filter(|r| 2 * f(r) >= r.hidden).count();
+    let _ = writeln!(
+        md,
+        "\nMean share found: BINGO! {:.2}, breadth-first {:.2}; at least half found on {} of {} \
+         needles by BINGO!, {} by breadth-first.",
+        mean(|r| r.bingo),
+        mean(|r| r.bfs),
+        half(|r| r.bingo),
+        rows.len(),
+        half(|r| r.bfs)
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_smallest_leaves_in_the_range_come_first() {
+        let leaves: Vec<(String, u64)> = [("a", 9), ("b", 12), ("c", 10), ("d", 31), ("e", 10)]
+            .into_iter()
+            .map(|(p, n)| (p.to_owned(), n))
+            .collect();
+        assert_eq!(small_leaves(&leaves, 10, 30, 12), ["c", "e", "b"]);
+        assert_eq!(small_leaves(&leaves, 10, 30, 2), ["c", "e"]);
+    }
+}
