@@ -53,17 +53,7 @@ pub(super) async fn survey(cfg: &ReproConfig, world: &World) -> Result<Vec<Row>,
         .enumerate()
     {
         let topic = world.topic(path)?;
-        let all: Vec<String> = world
-            .pages_under(topic)
-            .into_iter()
-            .filter_map(|p| world.url(p))
-            .collect();
-        let training = world.training(topic, NEEDLE_TRAINING);
-        let hidden: HashSet<String> = all
-            .iter()
-            .filter(|u| !training.contains(u))
-            .cloned()
-            .collect();
+        let (all, training, hidden) = world.needle_pages(topic, NEEDLE_TRAINING);
         let others = world.others(topic);
         let dir = cfg
             .work

@@ -245,6 +245,27 @@ impl World {
         self.canonical(&urls)
     }
 
+    /// **Truth.** A needle's pages: every URL of `topic`, the `n` the user
+    /// trains on ([`World::training`]) and the others, hidden.
+    pub(super) fn needle_pages(
+        &self,
+        topic: TopicId,
+        n: usize,
+    ) -> (Vec<String>, Vec<String>, HashSet<String>) {
+        let all: Vec<String> = self
+            .pages_under(topic)
+            .into_iter()
+            .filter_map(|p| self.url(p))
+            .collect();
+        let training = self.training(topic, n);
+        let hidden = all
+            .iter()
+            .filter(|u| !training.contains(u))
+            .cloned()
+            .collect();
+        (all, training, hidden)
+    }
+
     /// The plan of a breadth-first crawl into `dir/bfs` from the same
     /// training pages as seeds and with the same budget and fetcher as
     /// [`World::plan`]'s (its example set written to `dir/bfs-inputs`; a
@@ -257,14 +278,8 @@ impl World {
                 std::fs::remove_dir_all(d).map_err(input)?;
             }
         }
-        let examples = inputs.join("examples");
-        for (topic, urls) in [(i.topic, i.training), (OTHERS, i.others)] {
-            let folder = examples.join(topic);
-            std::fs::create_dir_all(&folder).map_err(input)?;
-            write(&folder.join("urls.txt"), &lines(urls))?;
-        }
-        let seeds = inputs.join("seeds.txt");
-        write(&seeds, &lines(i.training))?;
+        std::fs::create_dir_all(&inputs).map_err(input)?;
+        let (examples, seeds) = example_set(&inputs, i)?;
         let good = vec![i.topic.to_owned()];
         let (source, connect_to, host_interval) = match &self.kind {
             Kind::Websim { server, .. } => (
@@ -341,14 +356,7 @@ impl World {
                 plan
             }
             Kind::Corpus { dir, .. } => {
-                let examples = inputs.join("examples");
-                for (topic, urls) in [(i.topic, i.training), (OTHERS, i.others)] {
-                    let folder = examples.join(topic);
-                    std::fs::create_dir_all(&folder).map_err(input)?;
-                    write(&folder.join("urls.txt"), &lines(urls))?;
-                }
-                let seeds = inputs.join("seeds.txt");
-                write(&seeds, &lines(i.training))?;
+                let (examples, seeds) = example_set(&inputs, i)?;
                 let source = TopicSource::Corpus {
                     dir: dir.clone(),
                     good,
@@ -359,4 +367,19 @@ impl World {
             }
         })
     }
+}
+
+/// Writes the example set of `i` (the topic's training pages and OTHERS,
+/// one `urls.txt` per folder) and its seed file (the training pages) under
+/// `inputs`; returns their paths.
+fn example_set(inputs: &Path, i: &Inputs<'_>) -> Result<(PathBuf, PathBuf), AppError> {
+    let examples = inputs.join("examples");
+    for (topic, urls) in [(i.topic, i.training), (OTHERS, i.others)] {
+        let folder = examples.join(topic);
+        std::fs::create_dir_all(&folder).map_err(input)?;
+        write(&folder.join("urls.txt"), &lines(urls))?;
+    }
+    let seeds = inputs.join("seeds.txt");
+    write(&seeds, &lines(i.training))?;
+    Ok((examples, seeds))
 }
