@@ -13,16 +13,15 @@
 //! pages among themselves) and no class. With the terms space alone this is
 //! exactly the single tree.
 
-use focus_core::{Taxonomy, TopicId};
 use std::collections::{HashMap, HashSet};
 
+use focus_core::{FeatureSpace, Taxonomy, TopicId};
 use focus_text::{SparseVec, TermId};
 
 use crate::featurize::restrict;
 use crate::meta::{self, Rule};
 use crate::svm::{SvmConfig, SvmTree};
 use crate::{Classifier, ClassifyError, Example, Judgement};
-use focus_core::FeatureSpace;
 
 /// One feature space's tree and its ξα precision estimate.
 #[derive(Debug, Clone)]
@@ -114,11 +113,6 @@ impl SpacedSvm {
         &self.members
     }
 
-    /// The rule the members vote by.
-    pub fn rule(&self) -> Rule {
-        self.rule
-    }
-
     /// Per topic, the ξα-weighted mean of the members' precision estimates.
     pub fn precision_estimates(&self) -> Vec<(TopicId, f64)> {
         let mut sums: Vec<(TopicId, f64, f64)> = Vec::new();
@@ -149,14 +143,6 @@ impl SpacedSvm {
             }
         }
         (weight > 0.0).then(|| sum / weight)
-    }
-
-    /// Replaces the good marks of every member ([`SvmTree::set_good`]).
-    pub fn set_good(&mut self, good: &[TopicId]) -> Result<(), ClassifyError> {
-        for m in &mut self.members {
-            m.tree.set_good(good)?;
-        }
-        Ok(())
     }
 }
 
@@ -247,14 +233,12 @@ impl Classifier for SpacedSvm {
         };
         match meta::decide(&votes, self.rule) {
             Some(true) => {
-                let (lead, _) = judged
+                // The best-weighted yes-voter (ties: the earlier space).
+                let lead = judged
                     .iter()
                     .filter(|(j, _)| j.relevance >= 0.5)
-                    .fold(None::<&(Judgement, f64)>, |best, x| match best {
-                        Some(b) if b.1 >= x.1 => Some(b),
-                        _ => Some(x),
-                    })
-                    .map_or((None, 0.0), |(j, w)| (Some(j), *w));
+                    .reduce(|best, x| if best.1 >= x.1 { best } else { x })
+                    .map(|(j, _)| j);
                 Judgement {
                     relevance: weighted_mean(true),
                     best: lead.and_then(|j| j.best),
