@@ -30,7 +30,7 @@ use focus_classify::meta::Rule;
 use focus_classify::{Example, Featurizer, SpacedSvm, Spaces, SvmConfig};
 use focus_cli::BingoPlan;
 use focus_core::{CanonicalUrl, Canonicalizer, Dispatch, Taxonomy, TopicId};
-use focus_crawl::bingo::Bingo;
+use focus_crawl::bingo::{Bingo, Phase as CrawlPhase};
 use focus_crawl::{Parts, Truth};
 use focus_eval::Summary;
 use focus_fetch::Fetcher;
@@ -111,20 +111,16 @@ async fn crawl_phase(
     cfg.max_pages = phase.pages;
     cfg.keep_text = true;
     cfg.resume = phase.resume;
-    if phase.policy.phase() == focus_crawl::bingo::Phase::Learning {
-        // Depth first means the newest URL next, however poor.
-        cfg.dispatch = Dispatch::Fill;
-    }
     // The paper's default: a unanimous vote while learning, ξα-weighted
     // (or the best space alone) while harvesting.
     let classifier = match phase.policy.phase() {
-        focus_crawl::bingo::Phase::Learning => model.tree.clone().with_rule(Rule::Unanimous),
-        focus_crawl::bingo::Phase::Harvesting if plan.single_space => {
-            model.tree.clone().single_best()
+        CrawlPhase::Learning => {
+            // Depth first means the newest URL next, however poor.
+            cfg.dispatch = Dispatch::Fill;
+            model.tree.clone().with_rule(Rule::Unanimous)
         }
-        focus_crawl::bingo::Phase::Harvesting => {
-            model.tree.clone().with_rule(Rule::XiAlphaWeighted)
-        }
+        CrawlPhase::Harvesting if plan.single_space => model.tree.clone().single_best(),
+        CrawlPhase::Harvesting => model.tree.clone().with_rule(Rule::XiAlphaWeighted),
     };
     let parts = Parts {
         fetcher: fetcher.clone(),
