@@ -38,6 +38,7 @@ use focus_text::TextConfig;
 
 pub use archetypes::Archetype;
 pub use search::{search_crawl, Cluster, SearchOutcome};
+pub use topics::far_away_pages;
 
 use crate::sample_pass::run_with_bar;
 use crate::setup::{crawl_config, serve_source, AppError};

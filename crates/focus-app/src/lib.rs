@@ -41,7 +41,10 @@ mod sample_pass;
 mod setup;
 mod websim_text;
 
-pub use bingo::{run_bingo, search_crawl, Archetype, BingoOutcome, Cluster, SearchOutcome, OTHERS};
+pub use bingo::{
+    far_away_pages, run_bingo, search_crawl, Archetype, BingoOutcome, Cluster, SearchOutcome,
+    OTHERS,
+};
 pub use collections::{
     collection_slug, collections_table, parse_topics, run_collections, Collection,
     CollectionsOutcome, CollectionsReport, Member, TopicSpec, CORPUS_TOPICS, RANKS, WEBSIM_TOPICS,

@@ -13,6 +13,7 @@ use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
 use focus_crawl::Truth;
 use focus_examples::{Example, ExampleContent, ExampleSet, LoadOptions};
 use focus_fetch::Fetcher;
+use focus_websim::Site;
 
 use super::{Model, OTHERS};
 use crate::setup::{read_seeds, web_fetcher, websim_good, AppError, Served};
@@ -215,6 +216,31 @@ fn on_site(plan: &BingoPlan, served: &Served, canon: &Canonicalizer) -> Result<S
     })
 }
 
+/// BINGO!'s OTHERS on a served site: `n` pages of the top-level
+/// categories that hold none of `topics`, spread evenly over them and
+/// sampled as the site samples examples; `None` when every top-level
+/// category holds one of `topics`.
+pub fn far_away_pages(site: &dyn Site, topics: &[TopicId], n: usize) -> Option<Vec<String>> {
+    let tax = site.taxonomy();
+    let far: Vec<TopicId> = tax
+        .children(TopicId::ROOT)
+        .iter()
+        .copied()
+        .filter(|&t| !topics.iter().any(|&g| tax.is_ancestor_or_self(t, g)))
+        .collect();
+    if far.is_empty() {
+        return None;
+    }
+    let per = n.div_ceil(far.len());
+    Some(
+        far.into_iter()
+            .flat_map(|t| site.sample(t, per))
+            .map(|p| p.url)
+            .take(n)
+            .collect(),
+    )
+}
+
 /// Bookmarks sampled from a served site: [`TRAINING_PAGES`] of each good
 /// topic, and `--others` pages of the top-level categories that hold no
 /// good topic as `others`.
@@ -250,31 +276,13 @@ fn sampled(
     }
     // OTHERS: pages of the top-level categories that hold no user topic.
     let others = set.taxonomy.add_path(OTHERS).map_err(bad)?;
-    let far: Vec<TopicId> = site
-        .taxonomy()
-        .children(TopicId::ROOT)
-        .iter()
-        .copied()
-        .filter(|&t| {
-            !site_good
-                .iter()
-                .any(|&g| site.taxonomy().is_ancestor_or_self(t, g))
-        })
-        .collect();
-    if far.is_empty() {
-        return Err(AppError::Input(
+    let far = far_away_pages(site.as_ref(), site_good, plan.others).ok_or_else(|| {
+        AppError::Input(
             "every top-level category holds a user topic: no far-away pages for OTHERS".into(),
-        ));
-    }
-    let per = plan.others.div_ceil(far.len());
-    let mut kept = 0;
-    for t in far {
-        for p in site.sample(t, per) {
-            if kept < plan.others {
-                push(&mut set, others, &p.url, "a far-away page");
-                kept += 1;
-            }
-        }
+        )
+    })?;
+    for url in far {
+        push(&mut set, others, &url, "a far-away page");
     }
     Ok(set)
 }

@@ -221,28 +221,12 @@ impl World {
         self.canonical(&self.site().seed_urls(topic, n))
     }
 
-    /// BINGO!'s OTHERS as `run_bingo` samples them on a served web:
-    /// [`DEFAULT_OTHERS`] pages of the top-level categories that do not
-    /// hold `topic`, spread evenly.
+    /// BINGO!'s OTHERS as `run_bingo` samples them on a served web
+    /// ([`focus_app::far_away_pages`]): [`DEFAULT_OTHERS`] pages of the
+    /// top-level categories that do not hold `topic`.
     pub(super) fn others(&self, topic: TopicId) -> Vec<String> {
-        let tax = self.taxonomy();
-        let far: Vec<TopicId> = tax
-            .children(TopicId::ROOT)
-            .iter()
-            .copied()
-            .filter(|&t| !tax.is_ancestor_or_self(t, topic))
-            .collect();
-        if far.is_empty() {
-            return Vec::new();
-        }
-        let per = DEFAULT_OTHERS.div_ceil(far.len());
-        let urls: Vec<String> = far
-            .into_iter()
-            .flat_map(|t| self.site().sample(t, per))
-            .map(|p| p.url)
-            .take(DEFAULT_OTHERS)
-            .collect();
-        self.canonical(&urls)
+        let urls = focus_app::far_away_pages(self.site(), &[topic], DEFAULT_OTHERS);
+        self.canonical(&urls.unwrap_or_default())
     }
 
     /// **Truth.** A needle's pages: every URL of `topic`, the `n` the user
