@@ -55,11 +55,8 @@ fn read_phase(dir: &Path, topic: &str, learning: bool) -> Result<Vec<Attempt>, A
         return Ok(Vec::new());
     }
     let links = link_counts(&dir.join("store"))?;
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| input(format!("{}: {e}", path.display())))?;
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let p = PageLine::parse(line).map_err(|e| input(format!("{}: {e}", path.display())))?;
+    for p in page_lines(&path)? {
         let stored = is_stored(&p);
         out.push(Attempt {
             links: if stored {
@@ -85,16 +82,22 @@ fn read_phase(dir: &Path, topic: &str, learning: bool) -> Result<Vec<Attempt>, A
 /// The URLs a crawl's `pages.jsonl` stored (fetched, kept, not a
 /// duplicate), read as [`Run`]'s attempts are.
 pub(super) fn stored(path: &Path) -> Result<std::collections::HashSet<String>, AppError> {
+    Ok(page_lines(path)?
+        .into_iter()
+        .filter(is_stored)
+        .map(|p| p.url)
+        .collect())
+}
+
+/// Every line of a `pages.jsonl` (a line that does not parse is an error:
+/// the reproduction reads only files its own crawls wrote).
+fn page_lines(path: &Path) -> Result<Vec<PageLine>, AppError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
-    let mut urls = std::collections::HashSet::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let p = PageLine::parse(line).map_err(|e| input(format!("{}: {e}", path.display())))?;
-        if is_stored(&p) {
-            urls.insert(p.url);
-        }
-    }
-    Ok(urls)
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| PageLine::parse(l).map_err(|e| input(format!("{}: {e}", path.display()))))
+        .collect()
 }
 
 fn is_stored(p: &PageLine) -> bool {
