@@ -27,7 +27,7 @@ mod world;
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::eval::crawls::BINGO_LEARNING_SHARE;
+use crate::eval::crawls::bingo_learning_pages as learning_pages;
 use crate::repro::ReproConfig;
 use crate::{input, write};
 use focus_app::AppError;
@@ -122,10 +122,6 @@ pub async fn bingo(cfg: &ReproConfig) -> Result<String, AppError> {
     }
     write(&cfg.out.join("bingo.md"), &md)?;
     Ok(md)
-}
-
-fn learning_pages(pages: u64) -> u64 {
-    (pages / BINGO_LEARNING_SHARE).max(1)
 }
 
 /// §5.2 on one web: the topic from [`BOOKMARKS`] of its pages, crawled

@@ -1,12 +1,14 @@
 //! Evaluations on a real, labelled corpus replayed on loopback
 //! (`cargo xtask eval wikispeedia`): the training split every crawler and
 //! classifier shares (`eval/split.rs`), the classifier evaluation on it
-//! (`eval/classify/`: evaluation, report, svmlight export), the crawls and their scores (`eval/crawls.rs`),
+//! (`eval/classify/`: evaluation, report, svmlight export), the crawls and their scores (`eval/crawls.rs`; BINGO! and the
+//! context-graph crawlers through their own compositions, `eval/own_app.rs`),
 //! the optional scikit-learn reference crawler (`eval/reference.rs`) and the
 //! report with its curves (`eval/report.rs`).
 
 pub mod classify;
 pub mod crawls;
+mod own_app;
 pub mod reference;
 mod report;
 pub mod split;

@@ -19,13 +19,18 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use focus_cli::{ContextPlan, CrawlPlan, Strategy, TopicSource};
+use focus_cli::{CrawlPlan, Strategy, TopicSource};
 use focus_core::TopicId;
 use focus_websim::{Corpus, Site};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use super::split::Split;
-use focus_app::{run, run_context, AppError};
+use focus_app::{run, AppError};
+
+use super::own_app;
+pub use super::own_app::{
+    bingo_learning_pages, context_targets, BINGO_LEARNING_SHARE, CONTEXT_TARGETS,
+};
 
 /// Hub seeds: the corpus's most linked-to pages.
 pub const HUB_SEEDS: usize = 5;
@@ -352,6 +357,22 @@ fn write_seeds(corpus: &Corpus, ids: &[u32], file: &Path) -> Result<(), AppError
 }
 
 /// Runs one crawler on one category and protocol; returns its fetch order.
+/// The replayed corpus with `category` good, the example set (if any)
+/// and the seed file: every evaluation crawl's source.
+pub(super) fn corpus_source(
+    cfg: &EvalConfig,
+    category: &str,
+    examples: Option<&Path>,
+    seeds: &Path,
+) -> TopicSource {
+    TopicSource::Corpus {
+        dir: cfg.corpus.clone(),
+        good: vec![category.to_owned()],
+        examples: examples.map(Path::to_path_buf),
+        seeds: Some(seeds.to_path_buf()),
+    }
+}
+
 async fn crawl(
     cfg: &EvalConfig,
     crawler: Crawler,
@@ -377,12 +398,12 @@ async fn crawl(
             .map(Some);
     }
     if crawler == Crawler::Bingo {
-        return bingo_crawl(cfg, category, examples, seeds, dir)
+        return own_app::bingo_crawl(cfg, category, examples, seeds, dir)
             .await
             .map(Some);
     }
     if let Crawler::Context | Crawler::ContextStandard = crawler {
-        return context_crawl(cfg, crawler, category, seeds, targets, dir)
+        return own_app::context_crawl(cfg, crawler, category, seeds, targets, dir)
             .await
             .map(Some);
     }
@@ -407,12 +428,7 @@ async fn crawl(
             Crawler::Random => focus_cli::Crawler::Random,
         }),
     };
-    let source = TopicSource::Corpus {
-        dir: cfg.corpus.clone(),
-        good: vec![category.to_owned()],
-        examples: Some(examples.to_path_buf()),
-        seeds: Some(seeds.to_path_buf()),
-    };
+    let source = corpus_source(cfg, category, Some(examples), seeds);
     let plan = CrawlPlan {
         max_pages: cfg.pages as u64,
         seed: cfg.seed,
@@ -421,91 +437,6 @@ async fn crawl(
     };
     run(&plan).await?;
     read_urls(&dir.join("pages.jsonl")).map(Some)
-}
-
-/// The share of the budget BINGO!'s learning phase gets (1 in 5; the
-/// paper gives no number: its learning phase ran until it had archetypes).
-pub const BINGO_LEARNING_SHARE: u64 = 5;
-
-/// BINGO! on the corpus with the evaluation's example set (every
-/// category's training pages: the evaluated one is the user's topic, the
-/// others its negatives) and seeds; the fetches of both phases in order.
-async fn bingo_crawl(
-    cfg: &EvalConfig,
-    category: &str,
-    examples: &Path,
-    seeds: &Path,
-    dir: &Path,
-) -> Result<Vec<String>, AppError> {
-    let source = TopicSource::Corpus {
-        dir: cfg.corpus.clone(),
-        good: vec![category.to_owned()],
-        examples: Some(examples.to_path_buf()),
-        seeds: Some(seeds.to_path_buf()),
-    };
-    let pages = cfg.pages as u64;
-    let plan = focus_cli::BingoPlan::new(
-        CrawlPlan {
-            max_pages: pages,
-            seed: cfg.seed,
-            strategy: Strategy::of(focus_cli::Crawler::Bingo),
-            ..CrawlPlan::new(source, dir.to_path_buf())
-        },
-        (pages / BINGO_LEARNING_SHARE).max(1),
-    );
-    focus_app::run_bingo(&plan).await?;
-    let mut urls = read_urls(&dir.join("learning").join("pages.jsonl"))?;
-    urls.extend(read_urls(&dir.join("harvesting").join("pages.jsonl"))?);
-    Ok(urls)
-}
-
-/// Training pages of the category the context crawler's graphs start
-/// from (the paper's seed set had ten).
-pub const CONTEXT_TARGETS: usize = 10;
-
-/// The context crawler (or the standard focused crawler on its
-/// classifier) on the corpus, its targets read from `targets`.
-async fn context_crawl(
-    cfg: &EvalConfig,
-    crawler: Crawler,
-    category: &str,
-    seeds: &Path,
-    targets: &Path,
-    dir: &Path,
-) -> Result<Vec<String>, AppError> {
-    let source = TopicSource::Corpus {
-        dir: cfg.corpus.clone(),
-        good: vec![category.to_owned()],
-        examples: None,
-        seeds: Some(seeds.to_path_buf()),
-    };
-    let own = match crawler {
-        Crawler::ContextStandard => focus_cli::Crawler::BestFirst,
-        _ => focus_cli::Crawler::Context,
-    };
-    let plan = ContextPlan {
-        targets: CONTEXT_TARGETS,
-        targets_file: Some(targets.to_path_buf()),
-        ..ContextPlan::new(CrawlPlan {
-            max_pages: cfg.pages as u64,
-            seed: cfg.seed,
-            strategy: Strategy::of(own),
-            ..CrawlPlan::new(source, dir.to_path_buf())
-        })
-    };
-    run_context(&plan).await?;
-    read_urls(&dir.join("pages.jsonl"))
-}
-
-/// [`CONTEXT_TARGETS`] training pages of `topic`, chosen by a seeded hash.
-pub fn context_targets(corpus: &Corpus, split: &Split, topic: TopicId, seed: u64) -> Vec<u32> {
-    let mut ids: Vec<u32> = split
-        .train_pages()
-        .filter(|&p| corpus.is_under(p, topic))
-        .collect();
-    ids.sort_by_key(|&p| (xxh3_64_with_seed(&p.to_le_bytes(), seed ^ 0xc0de), p));
-    ids.truncate(CONTEXT_TARGETS);
-    ids
 }
 
 /// Runs every crawl of the evaluation and scores it.
