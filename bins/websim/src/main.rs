@@ -1,7 +1,8 @@
 //! `websim`: a thin command line over `focus-websim` — `serve` the synthetic
 //! web (or, with `--corpus PATH`, a replayed labelled corpus) on loopback,
 //! dump its ground `truth`, print calibration `stats` (a corpus's own
-//! statistics), and write labelled example pages with `sample`.
+//! statistics), write labelled example pages with `sample`, and write the
+//! whole web as static files for a stock HTTP server with `export`.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -64,6 +65,14 @@ enum Cmd {
         #[arg(long, default_value_t = 30)]
         per_topic: usize,
     },
+    /// Write every page as a static file under one host's layout
+    /// (`DIR/HOST/PATH`, links rewritten to `/HOST/PATH`, `DIR/index.html`
+    /// linking every host), for a stock HTTP server such as nginx.
+    Export {
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// The synthetic web of the flags.
@@ -121,6 +130,16 @@ fn main() -> anyhow::Result<()> {
         Cmd::Sample { out, per_topic } => {
             let n = site.write_examples(&out, per_topic)?;
             println!("wrote {n} example pages under {}", out.display());
+            Ok(())
+        }
+        Cmd::Export { out } => {
+            let site_files = focus_websim::write_static_site(&*site, &out)?;
+            println!(
+                "wrote {} pages of {} hosts under {}",
+                site_files.pages,
+                site_files.hosts,
+                out.display()
+            );
             Ok(())
         }
     }

@@ -13,6 +13,8 @@
 //!   the HTTP server for any `Site` on the current tokio runtime.
 //! * [`Web::truth`], [`Web::truth_share`] and [`Web::dump_truth`] are the
 //!   ground truth: **evaluation only — no crawler may read them.**
+//! * [`write_static_site`] writes a web out as files for a stock HTTP
+//!   server (the peer benchmark).
 //! * [`stats::calibrate`] measures the calibration figures of the issue.
 //!
 //! This crate depends on `focus-core` alone among the `focus-*` crates; it
@@ -48,6 +50,7 @@ mod mixture;
 mod rng;
 mod server;
 mod site;
+mod static_site;
 pub mod stats;
 mod stats_nb;
 mod template;
@@ -64,6 +67,7 @@ pub use corpus::{Corpus, CORPUS_SEARCH_HOST, WIKISPEEDIA_HOST};
 pub use links::{Link, LinkTarget};
 pub use server::{serve, ServerHandle};
 pub use site::{render_service, Site};
+pub use static_site::{write_static_site, StaticSite};
 pub use web::{Action, PageRef, Response, Web};
 
 /// Why a web cannot be built, loaded or served.
