@@ -33,24 +33,39 @@ impl Fingerprint {
 
 /// 64-bit SimHash of a text over word 3-shingles (words lower-cased).
 pub fn simhash(text: &str) -> u64 {
-    let words: Vec<String> = text
+    // The lower-cased words, each followed by one space, in one buffer: a
+    // shingle "w1 w2 w3" is then one slice of it, hashed without copying.
+    let mut buf = String::with_capacity(text.len() + 1);
+    let mut starts = Vec::new();
+    for w in text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    {
+        starts.push(buf.len());
+        if w.chars().any(char::is_uppercase) {
+            buf.push_str(&w.to_lowercase());
+        } else {
+            buf.push_str(w);
+        }
+        buf.push(' ');
+    }
+    starts.push(buf.len());
+    // Word i is buf[starts[i]..starts[i + 1] - 1] (its space left out).
+    let span = |from: usize, to: usize| &buf.as_bytes()[starts[from]..starts[to] - 1];
+    let words = starts.len() - 1;
     let mut acc = [0i32; 64];
     let mut add = |h: u64| {
         for (bit, a) in acc.iter_mut().enumerate() {
             *a += if h >> bit & 1 == 1 { 1 } else { -1 };
         }
     };
-    if words.len() < 3 {
-        for w in &words {
-            add(xxh3_64(w.as_bytes()));
+    if words < 3 {
+        for i in 0..words {
+            add(xxh3_64(span(i, i + 1)));
         }
     } else {
-        for win in words.windows(3) {
-            add(xxh3_64(win.join(" ").as_bytes()));
+        for i in 0..words - 2 {
+            add(xxh3_64(span(i, i + 3)));
         }
     }
     acc.iter()
@@ -210,6 +225,46 @@ mod tests {
         assert!(!d.seen_ip_path(ip, "/a"));
         assert!(d.seen_ip_path(ip, "/a"));
         assert!(!d.seen_ip_path("10.0.0.2".parse().unwrap(), "/a"));
+    }
+
+    /// The definition, written plainly: every shingle joined by spaces.
+    fn simhash_by_definition(text: &str) -> u64 {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let hashes: Vec<u64> = if words.len() < 3 {
+            words.iter().map(|w| xxh3_64(w.as_bytes())).collect()
+        } else {
+            words
+                .windows(3)
+                .map(|w| xxh3_64(w.join(" ").as_bytes()))
+                .collect()
+        };
+        (0..64)
+            .filter(|bit| {
+                hashes
+                    .iter()
+                    .map(|h| if h >> bit & 1 == 1 { 1 } else { -1 })
+                    .sum::<i32>()
+                    > 0
+            })
+            .fold(0u64, |h, bit| h | 1 << bit)
+    }
+
+    #[test]
+    fn simhash_hashes_the_shingles_of_its_definition() {
+        for text in [
+            "",
+            "one",
+            "One two",
+            "one two three",
+            "Ünïcödé WORDS, punctuation -- and   spaces; ÄÖ straße İstanbul",
+            "a b c d e f g h i j k l m n o p q r s t u v w x y z",
+        ] {
+            assert_eq!(simhash(text), simhash_by_definition(text), "{text:?}");
+        }
     }
 
     #[test]
