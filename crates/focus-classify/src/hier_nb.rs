@@ -21,6 +21,9 @@
 //! term per document it was slower in memory (docs/classify.md), and the
 //! crawl classifies pages one at a time on rayon.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use focus_core::{Taxonomy, TopicId};
 use focus_text::{SparseVec, TermId};
 use serde::{Deserialize, Serialize};
@@ -90,9 +93,9 @@ impl NodeModel {
         (ll, tokens)
     }
 
-    /// Log-likelihoods of the children, word evidence weighted by `temper`.
-    fn log_likelihoods(&self, counts: &SparseVec, temper: Temper) -> Vec<f64> {
-        let (words, tokens) = self.word_evidence(counts);
+    /// Log-likelihoods of the children from the word evidence
+    /// ([`NodeModel::word_evidence`]), weighted by `temper`.
+    fn log_likelihoods_of(&self, words: Vec<f64>, tokens: f64, temper: Temper) -> Vec<f64> {
         let w = temper.weight(tokens);
         self.log_prior
             .iter()
@@ -110,6 +113,21 @@ pub struct HierNb {
     nodes: Vec<NodeModel>,
     /// The weight of word evidence ([`Temper::EXACT`] unless tempered).
     temper: Temper,
+    /// Which nodes use a term, and its row there; derived from `nodes` on
+    /// first use (a stored model does not carry it).
+    #[serde(skip)]
+    rows: OnceLock<HashMap<TermId, Vec<(u32, u32)>>>,
+}
+
+/// `(node, row)` of every feature of every node, by term.
+fn term_rows(nodes: &[NodeModel]) -> HashMap<TermId, Vec<(u32, u32)>> {
+    let mut rows: HashMap<TermId, Vec<(u32, u32)>> = HashMap::new();
+    for (n, m) in nodes.iter().enumerate() {
+        for (r, &t) in m.features.iter().enumerate() {
+            rows.entry(t).or_default().push((n as u32, r as u32));
+        }
+    }
+    rows
 }
 
 impl HierNb {
@@ -134,6 +152,7 @@ impl HierNb {
             taxonomy: taxonomy.clone(),
             nodes,
             temper,
+            rows: OnceLock::new(),
         })
     }
 
@@ -162,10 +181,35 @@ impl HierNb {
 
     /// Pr[c|d] for every topic (root = 1), by the chain rule.
     pub fn posteriors(&self, counts: &SparseVec) -> Vec<f64> {
+        // One look-up per term for all nodes (not a search per node); the
+        // sums run in the same order as `NodeModel::word_evidence`'s, so
+        // the result is the same to the last bit.
+        let rows = self.rows.get_or_init(|| term_rows(&self.nodes));
+        let mut words: Vec<Vec<f64>> = self
+            .nodes
+            .iter()
+            .map(|m| vec![0.0; m.children.len()])
+            .collect();
+        let mut tokens = vec![0.0; self.nodes.len()];
+        for &(t, n) in counts.entries() {
+            for &(node, row) in rows.get(&t).map_or(&[][..], Vec::as_slice) {
+                let (node, row) = (node as usize, row as usize);
+                let m = &self.nodes[node];
+                let k = m.children.len();
+                let Some(theta) = m.log_theta.get(row * k..(row + 1) * k) else {
+                    continue;
+                };
+                tokens[node] += n;
+                for (acc, lt) in words[node].iter_mut().zip(theta) {
+                    *acc += n * lt;
+                }
+            }
+        }
         let lls: Vec<Vec<f64>> = self
             .nodes
             .iter()
-            .map(|m| m.log_likelihoods(counts, self.temper))
+            .zip(words.into_iter().zip(tokens))
+            .map(|(m, (words, tokens))| m.log_likelihoods_of(words, tokens, self.temper))
             .collect();
         self.chain(&lls)
     }
@@ -434,6 +478,19 @@ mod tests {
         let mut nb2 = nb.clone();
         nb2.set_good(&[x]).unwrap();
         assert!((nb2.classify(&d).relevance - p[x.0 as usize]).abs() < 1e-12);
+        // The term index gives each node's own evidence to the last bit,
+        // also on a model read back from storage (which has no index).
+        let by_node: Vec<Vec<f64>> = nb
+            .nodes
+            .iter()
+            .map(|m| {
+                let (words, tokens) = m.word_evidence(&d);
+                m.log_likelihoods_of(words, tokens, nb.temper)
+            })
+            .collect();
+        assert_eq!(p, nb.chain(&by_node));
+        let stored = HierNb::from_bytes(&nb.to_bytes().unwrap()).unwrap();
+        assert_eq!(stored.posteriors(&d), p);
     }
 
     #[test]
