@@ -61,7 +61,9 @@ pub struct CrawlArgs {
 
     /// Run the distiller (relevance-weighted HITS over the crawled graph)
     /// every N pages and raise the unvisited citations of its top hubs to
-    /// the highest priority. Ignored by the baselines.
+    /// the highest priority; past 10 N pages, whenever the crawl has grown
+    /// by a tenth (a distillation costs in proportion to the graph).
+    /// Ignored by the baselines.
     #[arg(long, default_value_t = DEFAULT_DISTILL_EVERY, value_name = "N")]
     pub distill_every: u64,
 

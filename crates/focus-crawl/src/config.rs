@@ -19,7 +19,8 @@ pub struct CrawlConfig {
     pub time_limit: Option<Duration>,
     /// URLs fetched concurrently per batch.
     pub batch: usize,
-    /// Distil every this many pages (policies that use the distiller).
+    /// Distil every this many pages (policies that use the distiller);
+    /// past ten such intervals, whenever the crawl has grown by a tenth.
     pub distill_every: u64,
     /// Hubs above this percentile have their unvisited citations raised.
     pub hub_percentile: f64,

@@ -19,6 +19,24 @@ use focus_store::Store;
 use crate::crawl_graph::CrawlGraph;
 use crate::error::CrawlError;
 
+/// The page count of the first distillation after `fetched` pages: every
+/// `every` pages, and once the crawl is past `10 × every` pages, whenever
+/// it has grown by a tenth since the last one. One distillation costs in
+/// proportion to the graph, which grows with the crawl; spacing them in
+/// proportion too keeps the distiller's share of a crawl's work the same
+/// at 10^6 pages as at 10^4 (at a fixed interval it would grow without
+/// bound). A crawl of up to `10 × every` pages distils exactly as every
+/// `every` pages. The schedule is a fixed sequence, so a resumed crawl
+/// distils at the same page counts as one run straight through.
+pub(crate) fn next_distillation(fetched: u64, every: u64) -> u64 {
+    let every = every.max(1);
+    let mut at = every;
+    while at <= fetched {
+        at += every.max(at / 10);
+    }
+    at
+}
+
 /// The top hubs and authorities, and what the hubs cite unvisited.
 pub(crate) struct Distilled {
     pub(crate) hubs: Vec<(PageId, f64)>,
@@ -84,4 +102,36 @@ pub(crate) fn named(
         .iter()
         .filter_map(|(id, s)| urls.get(&id.0).map(|u| (u.clone(), *s)))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distillations_are_every_n_pages_then_every_tenth_of_the_crawl() {
+        let schedule = |every, until| {
+            let mut at = Vec::new();
+            let mut next = next_distillation(0, every);
+            while next <= until {
+                at.push(next);
+                next = next_distillation(next, every);
+            }
+            at
+        };
+        let first: Vec<u64> = (1..=10).map(|k| k * 1000).collect();
+        assert_eq!(schedule(1000, 10_000), first);
+        // Past ten intervals the gap is a tenth of the crawl.
+        assert_eq!(
+            schedule(1000, 15_000),
+            [first.clone(), vec![11_000, 12_100, 13_310, 14_641]].concat()
+        );
+        // Some sixty distillations in a million pages, not a thousand.
+        assert!((50..70).contains(&schedule(1000, 1_000_000).len()));
+        // A crawl resumed mid-way distils where a straight one would.
+        assert_eq!(next_distillation(12_500, 1000), 13_310);
+        assert_eq!(next_distillation(999, 1000), 1000);
+        assert_eq!(next_distillation(1000, 1000), 2000);
+        assert_eq!(next_distillation(5, 0), 6);
+    }
 }

@@ -18,7 +18,7 @@ use crate::apply::{apply, CrawlState, Rules, NEAR_DUPLICATE_BITS};
 use crate::config::CrawlConfig;
 use crate::crawl_graph::CrawlGraph;
 use crate::dispatch::{self, Next, TICK_MS};
-use crate::distill_step::{self, distill};
+use crate::distill_step::{self, distill, next_distillation};
 use crate::error::CrawlError;
 use crate::link_value::LinkKind;
 use crate::observer::{Observer, Progress};
@@ -63,7 +63,7 @@ pub async fn run(
     };
     let mut pipeline = Pipeline::start(PageStages::new(analysis.clone()), cfg.batch);
     let mut stopped_because = StopReason::MaxPages;
-    let mut last_distilled = st.tally.fetched / cfg.distill_every.max(1);
+    let mut next_distil = next_distillation(st.tally.fetched, cfg.distill_every);
     // The logical clock goes on from the last batch of a resumed crawl, so
     // hosts cool as they did.
     let mut tick: u64 = match st.store.get_meta::<u64>(CLOCK_KEY)? {
@@ -106,8 +106,8 @@ pub async fn run(
         .await?;
         st.store.put_meta(CLOCK_KEY, &now)?;
         let fetched = st.tally.fetched;
-        if policy.uses_distiller() && fetched / cfg.distill_every.max(1) > last_distilled {
-            last_distilled = fetched / cfg.distill_every.max(1);
+        if policy.uses_distiller() && fetched >= next_distil {
+            next_distil = next_distillation(fetched, cfg.distill_every);
             let note = distil_and_raise(&mut st, cfg.hub_percentile)?;
             observer.note(&note);
         }
@@ -199,6 +199,7 @@ async fn one_batch(
 /// hubs to the frontier's highest priority (persisted, so a resumed crawl
 /// keeps them); returns the note to show.
 fn distil_and_raise(st: &mut CrawlState, hub_percentile: f64) -> Result<String, CrawlError> {
+    let started = Instant::now();
     let d = distill(&st.graph, TOP_K, hub_percentile)?;
     let raised = st.frontier.raise_to_max(&d.missed);
     for id in &d.missed {
@@ -209,8 +210,9 @@ fn distil_and_raise(st: &mut CrawlState, hub_percentile: f64) -> Result<String, 
     }
     let (nodes, edges) = st.graph.size();
     Ok(format!(
-        "distilled at {} pages ({nodes} pages and {edges} links in the graph): {} hubs, {raised} unvisited hub citations raised",
+        "distilled at {} pages ({nodes} pages and {edges} links in the graph) in {} ms: {} hubs, {raised} unvisited hub citations raised",
         st.tally.fetched,
+        started.elapsed().as_millis(),
         d.hubs.len()
     ))
 }
