@@ -27,7 +27,7 @@ fn main() -> Result<()> {
         Some("tidy") => tidy::run(&project_root()),
         Some("repro") => repro(&args[1..]),
         Some("eval") => eval(&args[1..]),
-        Some("bench") => bench::run(&project_root(), args.iter().any(|a| a == "--full")),
+        Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("scale") => scale::run(&project_root(), &args[1..]),
         Some("defaults") => defaults::run(&project_root(), &args[1..]),
         Some(other) => bail!("unknown task `{other}`\n\n{USAGE}"),
@@ -65,9 +65,16 @@ tasks:
          every crawler on the replayed Wikispeedia corpus (default
          ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,
          and the classifiers on the same split -> wikispeedia-classify.md
-  bench  every benchmark in release mode (criterion benches with a short
-         window, frontier sizes 10^4 and 10^6, classifier accuracy);
+  bench --release [--full]
+         the crates' benchmarks in release mode (criterion benches with a
+         short window, frontier sizes 10^4 and 10^6, classifier accuracy);
          `--full` uses criterion's defaults and adds 10^7 queued URLs
+  bench --release --peers [--site-pages N] [--concurrency N] [--runs N]
+        [--focus-pages N] [--scale-pages N]
+         the report docs/bench/<date>.md: focus-soft against the spider
+         crate and wrk's ceiling on nginx serving a 10,000-page static
+         site, the cost of focus, a 10^6-page crawl, the component table,
+         and every command (about an hour; needs nginx, wrk, GNU time)
   defaults
          the default focus-soft crawl beside the configurations it
          replaced, on websim webs 1-3 with and without dead links and on

@@ -83,11 +83,11 @@ impl Scale {
 
 /// One reading of the running crawl.
 #[derive(Clone, Copy)]
-struct Sample {
-    secs: f64,
-    pages: u64,
-    rss_mb: f64,
-    hwm_mb: f64,
+pub(crate) struct Sample {
+    pub(crate) secs: f64,
+    pub(crate) pages: u64,
+    pub(crate) rss_mb: f64,
+    pub(crate) hwm_mb: f64,
 }
 
 /// Counts `pages.jsonl` lines as the crawl appends them, reading only
@@ -126,10 +126,15 @@ fn status_mb(pid: u32, key: &str) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// Runs the crawl, sampling it every second, until it ends or has fetched
+/// Runs the crawl, sampling it every `every`, until it ends or has fetched
 /// `kill_at` pages (then SIGKILL). Returns the samples and whether it was
 /// killed.
-fn watch(mut child: Child, out: &Path, kill_at: Option<u64>) -> Result<(Vec<Sample>, bool)> {
+pub(crate) fn watch(
+    mut child: Child,
+    out: &Path,
+    kill_at: Option<u64>,
+    every: Duration,
+) -> Result<(Vec<Sample>, bool)> {
     let started = Instant::now();
     let pid = child.id();
     let mut lines = LineCounter {
@@ -139,7 +144,7 @@ fn watch(mut child: Child, out: &Path, kill_at: Option<u64>) -> Result<(Vec<Samp
     };
     let mut samples = Vec::new();
     loop {
-        std::thread::sleep(Duration::from_secs(1));
+        std::thread::sleep(every);
         let pages = lines.count();
         if let (Some(rss_mb), Some(hwm_mb)) = (status_mb(pid, "VmRSS:"), status_mb(pid, "VmHWM:")) {
             samples.push(Sample {
@@ -163,7 +168,7 @@ fn watch(mut child: Child, out: &Path, kill_at: Option<u64>) -> Result<(Vec<Samp
     }
 }
 
-fn spawn(exe: &Path, args: &[String], log: &Path) -> Result<Child> {
+pub(crate) fn spawn(exe: &Path, args: &[String], log: &Path) -> Result<Child> {
     let log = File::create(log)?;
     Command::new(exe)
         .args(args)
@@ -172,6 +177,9 @@ fn spawn(exe: &Path, args: &[String], log: &Path) -> Result<Child> {
         .spawn()
         .with_context(|| format!("starting {}", exe.display()))
 }
+
+/// How often the crawl is sampled.
+const SAMPLE_EVERY: Duration = Duration::from_secs(1);
 
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let s = Scale::parse(args)?;
@@ -186,11 +194,11 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let straight = work.join("straight");
     println!("$ focus-soft {}", s.args(&straight).join(" "));
     let child = spawn(&exe, &s.args(&straight), &work.join("straight.log"))?;
-    let (a, _) = watch(child, &straight, None)?;
+    let (a, _) = watch(child, &straight, None, SAMPLE_EVERY)?;
 
     let resumed = work.join("resumed");
     let child = spawn(&exe, &s.args(&resumed), &work.join("killed.log"))?;
-    let (b1, killed) = watch(child, &resumed, Some(s.kill_at))?;
+    let (b1, killed) = watch(child, &resumed, Some(s.kill_at), SAMPLE_EVERY)?;
     if !killed {
         bail!("the crawl ended before {} pages", s.kill_at);
     }
@@ -198,7 +206,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     resume_args.push("--resume".into());
     println!("$ focus-soft {} (after SIGKILL)", resume_args.join(" "));
     let child = spawn(&exe, &resume_args, &work.join("resumed.log"))?;
-    let (b2, _) = watch(child, &resumed, None)?;
+    let (b2, _) = watch(child, &resumed, None, SAMPLE_EVERY)?;
 
     let check = check_resumed(&resumed, s.pages)?;
     let report = report(&s, &a, &b1, &b2, &check, &straight, &resumed)?;

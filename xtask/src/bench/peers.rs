@@ -1,0 +1,429 @@
+//! Our crawler against a generic Rust crawler on the same static site:
+//! nginx (Debian's package) serves the websim written out as files
+//! (`websim export`) on loopback; the `spider` crate (`bench/spider`, a
+//! separate Cargo project) and `focus-soft --baseline bfs` (analysis and
+//! classification on) crawl it from `/` with the same concurrency and no
+//! politeness delay, in alternating order, each under GNU time; wrk
+//! measures the server's own ceiling in the same run. Pages are counted by
+//! the server (its access log), the same way for both crawlers.
+
+use std::fmt::Write as _;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use super::process::{spread, Log, Measured};
+
+/// The settings of the comparison.
+pub(crate) struct PeerSettings {
+    /// Pages of the generated site.
+    pub(crate) site_pages: u32,
+    /// Requests in flight, for both crawlers and the load tool.
+    pub(crate) concurrency: usize,
+    /// Runs of each crawler.
+    pub(crate) runs: usize,
+}
+
+/// One crawler's run as the server saw it.
+struct Run {
+    measured: Measured,
+    served: Served,
+}
+
+/// Responses in the server's access log, by status.
+#[derive(Default, Debug, PartialEq, Eq)]
+struct Served {
+    ok: u64,
+    not_found: u64,
+    other: u64,
+}
+
+impl Served {
+    fn parse(log: &str) -> Self {
+        let mut s = Served::default();
+        for line in log.lines() {
+            match line.trim() {
+                "200" => s.ok += 1,
+                "404" => s.not_found += 1,
+                "" => {}
+                _ => s.other += 1,
+            }
+        }
+        s
+    }
+}
+
+/// The binaries and files the comparison uses.
+struct Setup {
+    work: PathBuf,
+    site: PathBuf,
+    focus_soft: PathBuf,
+    spider: PathBuf,
+    examples: PathBuf,
+    good: String,
+    port: u16,
+    nginx: PathBuf,
+}
+
+/// Run the comparison (`focus-soft` and `websim` already built with
+/// `--release`); returns the report section.
+pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String> {
+    let missing = |tool: &str| {
+        anyhow::anyhow!("`{tool}` is not installed (Debian: apt-get install nginx wrk time)")
+    };
+    let nginx = which("nginx").ok_or_else(|| missing("nginx"))?;
+    which("wrk").ok_or_else(|| missing("wrk"))?;
+    let setup = prepare(root, s, nginx, log)?;
+    let home = first_host_home(&setup.site)?;
+    let ceiling = wrk(&setup, &home, s.concurrency, log)?;
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for r in 0..s.runs {
+        // Alternate who goes first, so neither always meets a warm cache.
+        for spider_turn in [r % 2 == 0, r % 2 == 1] {
+            if spider_turn {
+                theirs.push(crawl(&setup, r, Crawler::Spider, s.concurrency, log)?);
+            } else {
+                ours.push(crawl(&setup, r, Crawler::Ours, s.concurrency, log)?);
+            }
+        }
+    }
+    report(s, &setup, ceiling, &ours, &theirs)
+}
+
+fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Result<Setup> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let work = root.join("target/bench/peers");
+    if work.exists() {
+        std::fs::remove_dir_all(&work)?;
+    }
+    std::fs::create_dir_all(&work)?;
+    let spider_target = root.join("target/bench-spider");
+    let mut build = Command::new(&cargo);
+    build.current_dir(root).args([
+        "build",
+        "--release",
+        "--manifest-path",
+        "bench/spider/Cargo.toml",
+        "--target-dir",
+    ]);
+    build.arg(&spider_target);
+    log.run(&mut build, &work.join("build-spider.log"))?;
+
+    let websim = root.join("target/release/websim");
+    let site = work.join("site");
+    let examples = work.join("examples");
+    let pages = s.site_pages.to_string();
+    let mut export = Command::new(&websim);
+    export
+        .args(["--pages", &pages, "export", "--out"])
+        .arg(&site);
+    log.run(&mut export, &work.join("export.log"))?;
+    let mut sample = Command::new(&websim);
+    sample
+        .args(["--pages", &pages, "sample", "--per-topic", "20", "--out"])
+        .arg(&examples);
+    log.run(&mut sample, &work.join("sample.log"))?;
+    let good = first_folder(&examples)?;
+    Ok(Setup {
+        work,
+        site,
+        focus_soft: root.join("target/release/focus-soft"),
+        spider: spider_target.join("release/spider-peer"),
+        examples,
+        good,
+        port: free_port()?,
+        nginx,
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Crawler {
+    Ours,
+    Spider,
+}
+
+fn crawl(setup: &Setup, r: usize, who: Crawler, concurrency: usize, log: &mut Log) -> Result<Run> {
+    let name = match who {
+        Crawler::Ours => "focus",
+        Crawler::Spider => "spider",
+    };
+    let run_dir = setup.work.join(format!("{name}-{r}"));
+    std::fs::create_dir_all(&run_dir)?;
+    let root_url = format!("http://127.0.0.1:{}/", setup.port);
+    let c = concurrency.to_string();
+    let mut cmd = match who {
+        Crawler::Spider => {
+            let mut cmd = Command::new(&setup.spider);
+            cmd.args([root_url.as_str(), c.as_str()]);
+            cmd
+        }
+        Crawler::Ours => {
+            let seeds = run_dir.join("seeds.txt");
+            std::fs::write(&seeds, format!("{root_url}\n"))?;
+            let mut cmd = Command::new(&setup.focus_soft);
+            cmd.arg("--examples")
+                .arg(&setup.examples)
+                .args(["--good", &setup.good, "--seeds"])
+                .arg(&seeds)
+                // The operator's own route to loopback, which the fetcher's
+                // SSRF guard otherwise refuses.
+                .args(["--connect-to", &format!("::127.0.0.1:{}", setup.port)])
+                .args(["--baseline", "bfs", "--host-interval", "0s"])
+                .args(["--host-connections", &c, "--concurrency", &c])
+                .args(["--max-pages", "10000000", "--out"])
+                .arg(run_dir.join("out"));
+            cmd
+        }
+    };
+    cmd.stdout(Stdio::piped());
+    let server = Nginx::start(setup, &run_dir, log)?;
+    let measured = log.measure(&cmd, &run_dir.join("crawl.log"));
+    let served = server.stop()?;
+    let measured = measured?;
+    println!(
+        "{name} run {r}: {} pages served in {:.1} s",
+        served.ok, measured.wall_s
+    );
+    Ok(Run { measured, served })
+}
+
+/// The server's ceiling: requests per second for one page of the site.
+fn wrk(setup: &Setup, page: &str, concurrency: usize, log: &mut Log) -> Result<f64> {
+    let dir = setup.work.join("wrk");
+    std::fs::create_dir_all(&dir)?;
+    let server = Nginx::start(setup, &dir, log)?;
+    let mut cmd = Command::new("wrk");
+    cmd.args(["-t2", &format!("-c{concurrency}"), "-d10s"])
+        .arg(format!("http://127.0.0.1:{}{page}", setup.port));
+    log.note(&cmd);
+    let out = cmd.output().context("starting wrk");
+    server.stop()?;
+    let out = out?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    std::fs::write(dir.join("wrk.log"), text.as_bytes())?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("Requests/sec:"))
+        .and_then(|v| v.trim().parse().ok())
+        .with_context(|| format!("no Requests/sec in wrk's output:\n{text}"))
+}
+
+/// nginx on loopback, serving the site, one access log line (the status)
+/// per request.
+struct Nginx {
+    child: Child,
+    prefix: PathBuf,
+    exe: PathBuf,
+}
+
+impl Nginx {
+    fn start(setup: &Setup, dir: &Path, log: &mut Log) -> Result<Nginx> {
+        let prefix = dir.join("nginx");
+        std::fs::create_dir_all(prefix.join("tmp"))?;
+        let p = prefix.display();
+        let conf = format!(
+            "daemon off;\nworker_processes 1;\npid {p}/nginx.pid;\n\
+             events {{ worker_connections 1024; }}\n\
+             http {{\n  include /etc/nginx/mime.types;\n  default_type application/octet-stream;\n\
+             \x20 log_format status '$status';\n  access_log {p}/access.log status;\n\
+             \x20 client_body_temp_path {p}/tmp; proxy_temp_path {p}/tmp; fastcgi_temp_path {p}/tmp;\n\
+             \x20 uwsgi_temp_path {p}/tmp; scgi_temp_path {p}/tmp;\n\
+             \x20 keepalive_requests 100000;\n\
+             \x20 server {{ listen 127.0.0.1:{port}; root {site}; index index.html; }}\n}}\n",
+            port = setup.port,
+            site = setup.site.display(),
+        );
+        std::fs::write(prefix.join("nginx.conf"), conf)?;
+        let mut cmd = Command::new(&setup.nginx);
+        cmd.args(nginx_args(&prefix));
+        log.note(&cmd);
+        let child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("starting nginx")?;
+        let addr = SocketAddr::from(([127, 0, 0, 1], setup.port));
+        let started = Instant::now();
+        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+            if started.elapsed() > Duration::from_secs(10) {
+                bail!("nginx did not listen on {addr}; see {p}/error.log");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(Nginx {
+            child,
+            prefix,
+            exe: setup.nginx.clone(),
+        })
+    }
+
+    /// Stop the server and read what it served.
+    fn stop(mut self) -> Result<Served> {
+        let status = Command::new(&self.exe)
+            .args(nginx_args(&self.prefix))
+            .args(["-s", "stop"])
+            .status();
+        if !status.is_ok_and(|s| s.success()) {
+            self.child.kill()?;
+        }
+        self.child.wait()?;
+        let text = std::fs::read_to_string(self.prefix.join("access.log")).unwrap_or_default();
+        Ok(Served::parse(&text))
+    }
+}
+
+fn nginx_args(prefix: &Path) -> Vec<String> {
+    let p = prefix.display();
+    vec![
+        "-p".into(),
+        format!("{p}/"),
+        "-c".into(),
+        format!("{p}/nginx.conf"),
+        "-e".into(),
+        format!("{p}/error.log"),
+    ]
+}
+
+fn report(
+    s: &PeerSettings,
+    setup: &Setup,
+    ceiling: f64,
+    ours: &[Run],
+    theirs: &[Run],
+) -> Result<String> {
+    let mut o = String::new();
+    writeln!(
+        o,
+        "nginx serves the websim of {} pages written out as static files (`websim export`) \
+         on 127.0.0.1, one worker process; each crawler starts at `/` and crawls until it \
+         finds nothing new, with {} requests in flight and no delay, {} runs each in \
+         alternating order. Pages are the 200 responses in nginx's access log; \
+         pages/s is pages over the process's whole wall time (start-up, classifier \
+         training and writing the output included); CPU and peak resident memory are GNU \
+         time's for the crawler's process. Our crawler is `focus-soft --baseline bfs` \
+         (every page parsed, tokenised, classified against the example set's {} topics \
+         and stored), with `--connect-to ::127.0.0.1:PORT` since its fetcher refuses \
+         loopback addresses unless the operator routes to them; `spider` gathers \
+         links.\n",
+        s.site_pages,
+        s.concurrency,
+        s.runs,
+        count_folders(&setup.examples),
+    )?;
+    writeln!(
+        o,
+        "The server's ceiling, wrk with {} connections for 10 s on one page: \
+         **{ceiling:.0} requests/s**.\n",
+        s.concurrency
+    )?;
+    writeln!(
+        o,
+        "| crawler | pages (404s) | pages/s min / median / max | CPU s per 1,000 pages | peak RSS MB |"
+    )?;
+    writeln!(o, "|---|---|---|---|---|")?;
+    let mut medians = Vec::new();
+    for (name, runs) in [("focus-soft --baseline bfs", ours), ("spider", theirs)] {
+        let rates: Vec<f64> = runs.iter().map(Run::pages_per_s).collect();
+        let cpu: Vec<f64> = runs.iter().map(Run::cpu_per_1000).collect();
+        let rss: Vec<f64> = runs.iter().map(|r| r.measured.peak_rss_mb).collect();
+        let (lo, mid, hi) = spread(&rates);
+        let pages = runs.first().map_or(0, |r| r.served.ok);
+        let missing = runs.first().map_or(0, |r| r.served.not_found);
+        writeln!(
+            o,
+            "| {name} | {pages} ({missing}) | {lo:.0} / **{mid:.0}** / {hi:.0} | {:.2} | {:.0} |",
+            spread(&cpu).1,
+            spread(&rss).2,
+        )?;
+        medians.push((mid, spread(&rss).2));
+    }
+    if let [(ours_rate, ours_rss), (their_rate, their_rss)] = medians[..] {
+        writeln!(
+            o,
+            "\nMedian pages/s, ours ÷ spider: **{:.2}**; peak memory, ours ÷ spider: **{:.2}**.",
+            ours_rate / their_rate,
+            ours_rss / their_rss
+        )?;
+    }
+    Ok(o)
+}
+
+impl Run {
+    fn pages_per_s(&self) -> f64 {
+        self.served.ok as f64 / self.measured.wall_s.max(1e-3)
+    }
+
+    fn cpu_per_1000(&self) -> f64 {
+        self.measured.cpu_s * 1000.0 / (self.served.ok.max(1) as f64)
+    }
+}
+
+/// The path of the first host's home page on the site (for wrk).
+fn first_host_home(site: &Path) -> Result<String> {
+    Ok(format!("/{}/", first_folder(site)?))
+}
+
+/// The first sub-folder of `dir`, by name.
+fn first_folder(dir: &Path) -> Result<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .with_context(|| dir.display().to_string())?
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .next()
+        .with_context(|| format!("{} has no sub-folder", dir.display()))
+}
+
+/// Leaf folders (topics) under `dir`.
+fn count_folders(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let subs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    if subs.is_empty() {
+        return 1;
+    }
+    subs.iter().map(|p| count_folders(p)).sum()
+}
+
+fn free_port() -> Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// The path of `tool` on `PATH`, if any.
+pub(crate) fn which(tool: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/sbin")])
+            .map(|d| d.join(tool))
+            .find(|p| p.is_file())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_log_counts_by_status() {
+        let s = Served::parse("200\n200\n404\n301\n\n200\n");
+        assert_eq!(
+            s,
+            Served {
+                ok: 3,
+                not_found: 1,
+                other: 1
+            }
+        );
+    }
+}
