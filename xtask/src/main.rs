@@ -139,8 +139,7 @@ fn eval(args: &[String]) -> Result<()> {
 
 fn run_cargo(root: &std::path::Path, args: &[&str]) -> Result<()> {
     println!("$ cargo {}", args.join(" "));
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut cmd = Command::new(cargo);
+    let mut cmd = Command::new(cargo_program());
     if args.first() == Some(&"doc") {
         // Every public item's rustdoc must build without a warning (broken
         // links included): the crates are libraries for other crawlers.
@@ -155,6 +154,11 @@ fn run_cargo(root: &std::path::Path, args: &[&str]) -> Result<()> {
         bail!("`cargo {}` failed ({status})", args.join(" "));
     }
     Ok(())
+}
+
+/// The cargo that runs xtask (`$CARGO`), or `cargo` on the `PATH`.
+fn cargo_program() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }
 
 fn project_root() -> std::path::PathBuf {

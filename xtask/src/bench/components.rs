@@ -5,12 +5,11 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::SystemTime;
 
 use anyhow::{Context, Result};
 
-use super::process::Log;
+use super::process::{cargo, example, Log};
 
 /// `(package, bench target)` of every criterion benchmark.
 const CRITERION: &[(&str, &str)] = &[
@@ -23,14 +22,11 @@ const CRITERION: &[(&str, &str)] = &[
 
 /// Run them all; returns the report section.
 pub(crate) fn run(root: &Path, full: bool, big_frontier: bool, log: &mut Log) -> Result<String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let work = root.join("target/bench/components");
     std::fs::create_dir_all(&work)?;
     let started = SystemTime::now();
     for (package, bench) in CRITERION {
-        let mut cmd = Command::new(&cargo);
-        cmd.current_dir(root)
-            .args(["bench", "-p", package, "--bench", bench, "--"]);
+        let mut cmd = cargo(root, &["bench", "-p", package, "--bench", bench, "--"]);
         if !full {
             cmd.args(["--warm-up-time", "1", "--measurement-time", "3"]);
         }
@@ -49,18 +45,7 @@ pub(crate) fn run(root: &Path, full: bool, big_frontier: bool, log: &mut Log) ->
     if full || big_frontier {
         sizes.push("10000000");
     }
-    let mut cmd = Command::new(&cargo);
-    cmd.current_dir(root).args([
-        "run",
-        "--release",
-        "-q",
-        "-p",
-        "focus-frontier",
-        "--example",
-        "frontier_bench",
-        "--",
-    ]);
-    cmd.args(&sizes);
+    let cmd = example(root, "focus-frontier", "frontier_bench", &sizes);
     println!("frontier at {} queued URLs", sizes.join(", "));
     let frontier = log.measure(&cmd, &work.join("frontier.log"))?;
     writeln!(
@@ -70,16 +55,7 @@ pub(crate) fn run(root: &Path, full: bool, big_frontier: bool, log: &mut Log) ->
     o.push_str(frontier.stdout.trim_end());
     o.push('\n');
 
-    let mut cmd = Command::new(&cargo);
-    cmd.current_dir(root).args([
-        "run",
-        "--release",
-        "-q",
-        "-p",
-        "focus-crawl",
-        "--example",
-        "classifier_accuracy",
-    ]);
+    let cmd = example(root, "focus-crawl", "classifier_accuracy", &[]);
     println!("classifier accuracy");
     let accuracy = log.measure(&cmd, &work.join("classifier_accuracy.log"))?;
     writeln!(o, "\n### Classifiers on the websim's examples\n")?;

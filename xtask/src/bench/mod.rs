@@ -92,11 +92,10 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         println!("\n{table}");
         return Ok(());
     }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut build = Command::new(&cargo);
-    build
-        .current_dir(root)
-        .args(["build", "--release", "-p", "focus-soft", "-p", "websim"]);
+    let mut build = process::cargo(
+        root,
+        &["build", "--release", "-p", "focus-soft", "-p", "websim"],
+    );
     std::fs::create_dir_all(root.join("target/bench"))?;
     log.run(&mut build, &root.join("target/bench/build.log"))?;
 
@@ -136,7 +135,12 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     )?;
     let root_str = format!("{}/", root.display());
     for c in &log.commands {
-        writeln!(o, "{}", c.replace(&root_str, "").replacen(&cargo, "cargo", 1))?;
+        writeln!(
+            o,
+            "{}",
+            c.replace(&root_str, "")
+                .replacen(&crate::cargo_program(), "cargo", 1)
+        )?;
     }
     writeln!(o, "```")?;
     let dir = root.join("docs/bench");

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use super::process::{spread, Log, Measured};
+use super::process::{cargo, spread, Log, Measured};
 
 /// The settings of the comparison.
 pub(crate) struct PeerSettings {
@@ -94,21 +94,22 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
 }
 
 fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Result<Setup> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let work = root.join("target/bench/peers");
     if work.exists() {
         std::fs::remove_dir_all(&work)?;
     }
     std::fs::create_dir_all(&work)?;
     let spider_target = root.join("target/bench-spider");
-    let mut build = Command::new(&cargo);
-    build.current_dir(root).args([
-        "build",
-        "--release",
-        "--manifest-path",
-        "bench/spider/Cargo.toml",
-        "--target-dir",
-    ]);
+    let mut build = cargo(
+        root,
+        &[
+            "build",
+            "--release",
+            "--manifest-path",
+            "bench/spider/Cargo.toml",
+            "--target-dir",
+        ],
+    );
     build.arg(&spider_target);
     log.run(&mut build, &work.join("build-spider.log"))?;
 

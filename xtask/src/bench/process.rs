@@ -81,6 +81,32 @@ impl Log {
     }
 }
 
+/// `cargo ARGS` run in `root`.
+pub(crate) fn cargo(root: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(crate::cargo_program());
+    cmd.current_dir(root).args(args);
+    cmd
+}
+
+/// `cargo run --release -q -p PACKAGE --example EXAMPLE -- ARGS` in `root`.
+pub(crate) fn example(root: &Path, package: &str, example: &str, args: &[&str]) -> Command {
+    let mut cmd = cargo(
+        root,
+        &[
+            "run",
+            "--release",
+            "-q",
+            "-p",
+            package,
+            "--example",
+            example,
+            "--",
+        ],
+    );
+    cmd.args(args);
+    cmd
+}
+
 /// GNU time, from Debian's `time` package.
 pub(crate) const GNU_TIME: &str = "/usr/bin/time";
 
