@@ -76,6 +76,9 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
     };
     let nginx = which("nginx").ok_or_else(|| missing("nginx"))?;
     which("wrk").ok_or_else(|| missing("wrk"))?;
+    if !Path::new(super::process::GNU_TIME).is_file() {
+        return Err(missing(super::process::GNU_TIME));
+    }
     let setup = prepare(root, s, nginx, log)?;
     let home = first_host_home(&setup.site)?;
     let ceiling = wrk(&setup, &home, s.concurrency, log)?;
