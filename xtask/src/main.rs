@@ -156,6 +156,17 @@ fn run_cargo(root: &std::path::Path, args: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// `root`'s `target/<name>`, emptied (a run's scratch folder: what an
+/// earlier run left there must not mix with this one's outputs).
+fn fresh_work_dir(root: &std::path::Path, name: &str) -> Result<std::path::PathBuf> {
+    let work = root.join("target").join(name);
+    if work.exists() {
+        std::fs::remove_dir_all(&work).with_context(|| work.display().to_string())?;
+    }
+    std::fs::create_dir_all(&work).with_context(|| work.display().to_string())?;
+    Ok(work)
+}
+
 /// The cargo that runs xtask (`$CARGO`), or `cargo` on the `PATH`.
 fn cargo_program() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())

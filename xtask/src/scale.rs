@@ -168,14 +168,13 @@ pub(crate) fn watch(
     }
 }
 
-pub(crate) fn spawn(exe: &Path, args: &[String], log: &Path) -> Result<Child> {
-    let log = File::create(log)?;
-    Command::new(exe)
-        .args(args)
-        .stdout(Stdio::from(log.try_clone()?))
-        .stderr(Stdio::from(log))
+/// Start `cmd` with its standard output and error going to `log`.
+pub(crate) fn spawn(cmd: &mut Command, log: &Path) -> Result<Child> {
+    let file = File::create(log).with_context(|| log.display().to_string())?;
+    cmd.stdout(Stdio::from(file.try_clone()?))
+        .stderr(Stdio::from(file))
         .spawn()
-        .with_context(|| format!("starting {}", exe.display()))
+        .with_context(|| format!("starting {}", cmd.get_program().display()))
 }
 
 /// How often the crawl is sampled.
@@ -185,19 +184,21 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let s = Scale::parse(args)?;
     run_cargo(root, &["build", "--release", "-p", "focus-soft"])?;
     let exe = root.join("target/release/focus-soft");
-    let work = root.join("target/scale");
-    if work.exists() {
-        std::fs::remove_dir_all(&work)?;
-    }
-    std::fs::create_dir_all(&work)?;
+    let work = crate::fresh_work_dir(root, "scale")?;
 
     let straight = work.join("straight");
     println!("$ focus-soft {}", s.args(&straight).join(" "));
-    let child = spawn(&exe, &s.args(&straight), &work.join("straight.log"))?;
+    let child = spawn(
+        Command::new(&exe).args(s.args(&straight)),
+        &work.join("straight.log"),
+    )?;
     let (a, _) = watch(child, &straight, None, SAMPLE_EVERY)?;
 
     let resumed = work.join("resumed");
-    let child = spawn(&exe, &s.args(&resumed), &work.join("killed.log"))?;
+    let child = spawn(
+        Command::new(&exe).args(s.args(&resumed)),
+        &work.join("killed.log"),
+    )?;
     let (b1, killed) = watch(child, &resumed, Some(s.kill_at), SAMPLE_EVERY)?;
     if !killed {
         bail!("the crawl ended before {} pages", s.kill_at);
@@ -205,7 +206,10 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let mut resume_args = s.args(&resumed);
     resume_args.push("--resume".into());
     println!("$ focus-soft {} (after SIGKILL)", resume_args.join(" "));
-    let child = spawn(&exe, &resume_args, &work.join("resumed.log"))?;
+    let child = spawn(
+        Command::new(&exe).args(&resume_args),
+        &work.join("resumed.log"),
+    )?;
     let (b2, _) = watch(child, &resumed, None, SAMPLE_EVERY)?;
 
     let check = check_resumed(&resumed, s.pages)?;

@@ -15,11 +15,7 @@ use crate::scale::summary;
 /// Run both crawls `runs` times for `pages` pages; returns the report
 /// section.
 pub(crate) fn run(root: &Path, pages: u64, runs: usize, log: &mut Log) -> Result<String> {
-    let work = root.join("target/bench/focus-cost");
-    if work.exists() {
-        std::fs::remove_dir_all(&work)?;
-    }
-    std::fs::create_dir_all(&work)?;
+    let work = crate::fresh_work_dir(root, "bench/focus-cost")?;
     let exe = root.join("target/release/focus-soft");
     let kinds: [(&str, &[&str]); 2] = [
         ("focus-soft", &[]),

@@ -16,33 +16,20 @@ use crate::scale::{bound_mb, spawn, summary, watch, Sample};
 
 /// Run the crawl to `pages` pages; returns the report section.
 pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
-    let work = root.join("target/bench/growth");
-    if work.exists() {
-        std::fs::remove_dir_all(&work)?;
-    }
-    std::fs::create_dir_all(&work)?;
+    let work = crate::fresh_work_dir(root, "bench/growth")?;
     let out = work.join("out");
-    let exe = root.join("target/release/focus-soft");
-    let args: Vec<String> = [
+    let mut cmd = Command::new(root.join("target/release/focus-soft"));
+    cmd.args([
         "--websim-pages",
         "1000000",
         "--max-pages",
         &pages.to_string(),
-        "--frontier-memory",
-        "10000",
-        "--dispatch",
-        "fill",
-        "--out",
-    ]
-    .iter()
-    .map(ToString::to_string)
-    .chain([out.display().to_string()])
-    .collect();
-    let mut cmd = Command::new(&exe);
-    cmd.args(&args);
+    ])
+    .args(["--frontier-memory", "10000", "--dispatch", "fill", "--out"])
+    .arg(&out);
     log.note(&cmd);
     println!("crawl of {pages} pages of the million-page websim");
-    let child = spawn(&exe, &args, &work.join("crawl.log"))?;
+    let child = spawn(&mut cmd, &work.join("crawl.log"))?;
     let (samples, _) = watch(child, &out, None, Duration::from_millis(500))?;
     let s = summary(&out)?;
     // The store of a million pages takes gigabytes; the numbers are read.

@@ -97,11 +97,7 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
 }
 
 fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Result<Setup> {
-    let work = root.join("target/bench/peers");
-    if work.exists() {
-        std::fs::remove_dir_all(&work)?;
-    }
-    std::fs::create_dir_all(&work)?;
+    let work = crate::fresh_work_dir(root, "bench/peers")?;
     let spider_target = root.join("target/bench-spider");
     let mut build = cargo(
         root,

@@ -28,12 +28,7 @@ impl Log {
     /// Run `cmd` to the end, its output to `log`; an error if it fails.
     pub(crate) fn run(&mut self, cmd: &mut Command, log: &Path) -> Result<()> {
         self.note(cmd);
-        let file = std::fs::File::create(log).with_context(|| log.display().to_string())?;
-        let status = cmd
-            .stdout(Stdio::from(file.try_clone()?))
-            .stderr(Stdio::from(file))
-            .status()
-            .with_context(|| format!("starting {}", cmd.get_program().display()))?;
+        let status = crate::scale::spawn(cmd, log)?.wait()?;
         if !status.success() {
             bail!(
                 "{} failed ({status}); see {}",
