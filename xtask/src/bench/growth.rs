@@ -57,7 +57,14 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     let mut first = None;
     let mut n = 10_000;
     while n <= pages {
-        let (Some(a), Some(b)) = (at(&samples, n / 2), at(&samples, n)) else {
+        // The crawl stops at `pages`, between two samples: its last
+        // checkpoint is the last sample (the table gives its page count).
+        let end = if n == pages {
+            samples.last().copied()
+        } else {
+            None
+        };
+        let (Some(a), Some(b)) = (at(&samples, n / 2), at(&samples, n).or(end)) else {
             bail!("the crawl ended before {n} pages; see {}", work.display());
         };
         let rate = (b.pages - a.pages) as f64 / (b.secs - a.secs).max(1e-3);
