@@ -12,16 +12,21 @@
 //! relevance of the page a link leads to. The labels are the classifier's
 //! R of the pages the crawl has fetched (a failed fetch is 0): never the
 //! evaluation's labels. A link is scored when its page is expanded, with the
-//! model of that moment, and the score joins the rule's priority (the citing
-//! page's R times the learnt link-kind factor) as a second, independent
-//! piece of evidence (noisy or): `1 − (1 − rule)·(1 − c·model)`, with the
-//! model's confidence `c = n / (PRIOR_PAGES + n)` after `n` training pages;
-//! host health then scales it (`policy::LinkPriority::of`). A fresh crawl
-//! is the rule; the rule is never lowered (a link of a relevant page stays
-//! near the top), and among the links of irrelevant pages, where the rule
-//! sees only ties of "about zero", the model's score decides. Measured on
-//! Wikispeedia against a convex blend of the two, the noisy or found as
-//! many pages at 500 and more at 1,000 (issue 21's note).
+//! model of that moment, and what the model predicts *above the crawl's
+//! base rate* (its lift, `max(0, (score − b)/(1 − b))` for `b` the mean
+//! label so far) joins the rule's priority (the citing page's R times the
+//! learnt link-kind factor) as a second, independent piece of evidence
+//! (noisy or): `1 − (1 − rule)·(1 − c·lift)`, with the model's confidence
+//! `c = n / (PRIOR_PAGES + n)` after `n` training pages; host health then
+//! scales it (`policy::LinkPriority::of`). A fresh crawl is the rule; the
+//! rule is never lowered (a link of a relevant page stays near the top),
+//! and among the links of irrelevant pages, where the rule sees only ties
+//! of "about zero", the model decides. Measured on Wikispeedia against a
+//! convex blend of the two, the noisy or found as many pages at 500 and
+//! more at 1,000; the lift instead of the raw score keeps a link the model
+//! rates no better than an average fetch from outranking the links of
+//! relevant pages, which on a websim leaf topic sent the crawl to sibling
+//! topics (`docs/crawl.md`).
 //! Must not read the frontier or decide an order by itself.
 
 use std::collections::HashMap;
@@ -150,6 +155,8 @@ struct Weight {
 pub struct Apprentice {
     weights: HashMap<u32, Weight>,
     trained: u64,
+    /// Sum of the labels trained on (their mean is the crawl's base rate).
+    label_sum: f64,
 }
 
 impl Apprentice {
@@ -200,10 +207,33 @@ impl Apprentice {
             }
         }
         self.trained += 1;
+        self.label_sum += y;
+    }
+
+    /// The mean label the model has been trained on: the relevance of the
+    /// average fetched page, what a link scores when the model knows nothing
+    /// about it beyond the crawl's base rate (0 untrained).
+    pub fn base_rate(&self) -> f64 {
+        if self.trained == 0 {
+            0.0
+        } else {
+            self.label_sum / self.trained as f64
+        }
+    }
+
+    /// What the model predicts for a link above the crawl's base rate, on
+    /// [0, 1]: `max(0, (score − b) / (1 − b))` for base rate `b`. A link the
+    /// model rates no better than the average fetch adds nothing.
+    pub fn lift(&self, features: &[u32]) -> f64 {
+        let b = self.base_rate();
+        if b >= 1.0 {
+            return 0.0;
+        }
+        ((self.score(features) - b) / (1.0 - b)).max(0.0)
     }
 
     /// The evidence for a link whose citing page's evidence is `rule` (its
-    /// relevance): the noisy or of `rule` and the model's score, the score
+    /// relevance): the noisy or of `rule` and the model's [`lift`](Self::lift),
     /// weighted by the model's confidence `n / (PRIOR_PAGES + n)`. Never
     /// below `rule`.
     pub fn blend(&self, rule: f64, features: &[u32]) -> f64 {
@@ -213,7 +243,7 @@ impl Apprentice {
         let n = self.trained as f64;
         let confidence = n / (PRIOR_PAGES + n);
         let rule = rule.clamp(0.0, 1.0);
-        1.0 - (1.0 - rule) * (1.0 - confidence * self.score(features))
+        1.0 - (1.0 - rule) * (1.0 - confidence * self.lift(features))
     }
 }
 
@@ -347,6 +377,14 @@ mod tests {
         let (g, b) = (m.blend(0.5, &good), m.blend(0.5, &bad));
         assert!(g > 0.85 && (0.5..0.55).contains(&b), "{g} {b}");
         assert!(m.blend(0.0, &good) > 0.7 && m.blend(0.0, &bad) < 0.1);
+        // Half the labels were 1: a link the model rates at that base rate
+        // or below adds nothing to the rule; a link it rates above gets
+        // its lift.
+        assert!((m.base_rate() - 0.5).abs() < 1e-12);
+        assert_eq!(m.lift(&bad), 0.0);
+        assert!((m.blend(0.2, &bad) - 0.2).abs() < 1e-12);
+        let lift = (m.score(&good) - 0.5) / 0.5;
+        assert!((m.lift(&good) - lift).abs() < 1e-12);
         // A new link sharing the good anchor inherits some of its credit.
         let new = link_features(&f, &Zero, &c, &link("http://zoo.test/x1", "owl", "x"));
         assert!(m.score(&new) > m.score(&bad));
