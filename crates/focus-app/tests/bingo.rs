@@ -141,6 +141,53 @@ async fn both_phases_run_archetypes_are_admitted_and_the_crawl_is_searchable() {
         .all(|c| !c.label.is_empty() && !c.urls.is_empty()));
 }
 
+/// A crawl phase's kept texts, in crawl order.
+fn texts(phase: &Path) -> Vec<focus_core::TextLine> {
+    std::fs::read_to_string(phase.join("texts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_anchors_space_reads_what_earlier_pages_called_a_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bingo");
+    let got = run_bingo(&plan(&out, &["--spaces", "terms,anchors"]))
+        .await
+        .unwrap();
+    let spaces: Vec<&str> = got.spaces.iter().map(|s| s.0).collect();
+    assert_eq!(spaces, ["terms", "anchors"]);
+    for phase in ["learning", "harvesting"] {
+        let phase = out.join(phase);
+        let kept = texts(&phase);
+        // Every anchor a page was judged with is the anchor of a link on a
+        // page this crawl fetched before it.
+        let mut earlier: BTreeSet<String> = BTreeSet::new();
+        let mut cited_pages = 0;
+        for t in &kept {
+            assert!(t.cited.len() <= 10, "{t:?}");
+            for a in &t.cited {
+                assert!(earlier.contains(a), "{a:?} of {} not seen before it", t.url);
+            }
+            cited_pages += usize::from(!t.cited.is_empty());
+            earlier.extend(t.links.iter().map(|a| a.trim().to_owned()));
+        }
+        // Every page but a seed was reached by a link, nearly all of them
+        // by a link with words.
+        let reached = lines(&phase)
+            .iter()
+            .filter(|p| p.parent.is_some() && kept.iter().any(|t| t.url == p.url))
+            .count();
+        assert!(reached > 50, "{reached}");
+        assert!(
+            cited_pages * 10 >= reached * 8,
+            "{cited_pages} of {reached} reached pages have anchors"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_review_stops_after_learning_and_the_users_archetypes_are_trained_on() {
     let dir = tempfile::tempdir().unwrap();

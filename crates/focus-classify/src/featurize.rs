@@ -25,26 +25,40 @@ fn tag(space: FeatureSpace) -> u32 {
         FeatureSpace::Terms => 0,
         FeatureSpace::TermPairs => 1,
         FeatureSpace::Neighbours => 2,
+        FeatureSpace::Anchors => 3,
     }
+}
+
+/// The tag of a feature id.
+fn tag_of(id: TermId) -> u32 {
+    id.0 >> SPACE_SHIFT
+}
+
+/// Whether feature `id` is read by `space`: its own tag, and for the
+/// combined [`FeatureSpace::Anchors`] the page's terms too.
+fn reads(space: FeatureSpace, id: TermId) -> bool {
+    let t = tag_of(id);
+    t == tag(space) || (space == FeatureSpace::Anchors && t == tag(FeatureSpace::Terms))
 }
 
 fn space_id(space: FeatureSpace, bucket: u32) -> TermId {
     TermId((tag(space) << SPACE_SHIFT) | (bucket & ((1 << TERM_BITS) - 1)))
 }
 
-/// The space a feature id belongs to.
+/// The space a feature id belongs to (the predecessors' anchor terms:
+/// [`FeatureSpace::Anchors`]).
 pub fn space_of(id: TermId) -> Option<FeatureSpace> {
     FeatureSpace::ALL
         .into_iter()
-        .find(|&s| tag(s) == id.0 >> SPACE_SHIFT)
+        .find(|&s| tag(s) == tag_of(id))
 }
 
-/// The features of `v` that belong to `space`.
+/// The features of `v` that `space` reads ([`reads`]).
 pub fn restrict(space: FeatureSpace, v: &SparseVec) -> SparseVec {
     SparseVec::from_unsorted(
         v.entries()
             .iter()
-            .filter(|&&(t, _)| t.0 >> SPACE_SHIFT == tag(space))
+            .filter(|&&(t, _)| reads(space, t))
             .copied()
             .collect(),
     )
@@ -57,6 +71,8 @@ pub struct Spaces {
     pub pairs: bool,
     /// [`FeatureSpace::Neighbours`].
     pub neighbours: bool,
+    /// [`FeatureSpace::Anchors`].
+    pub anchors: bool,
 }
 
 impl Spaces {
@@ -64,6 +80,7 @@ impl Spaces {
     pub const ALL: Spaces = Spaces {
         pairs: true,
         neighbours: true,
+        anchors: true,
     };
 
     /// The spaces computed, terms first.
@@ -71,6 +88,7 @@ impl Spaces {
         let mut v = vec![FeatureSpace::Terms];
         v.extend(self.pairs.then_some(FeatureSpace::TermPairs));
         v.extend(self.neighbours.then_some(FeatureSpace::Neighbours));
+        v.extend(self.anchors.then_some(FeatureSpace::Anchors));
         v
     }
 
@@ -79,6 +97,7 @@ impl Spaces {
         Spaces {
             pairs: list.contains(&FeatureSpace::TermPairs),
             neighbours: list.contains(&FeatureSpace::Neighbours),
+            anchors: list.contains(&FeatureSpace::Anchors),
         }
     }
 }
@@ -122,8 +141,15 @@ impl Featurizer {
 
     /// Counts of an analysed page: title, headings and main text
     /// (navigation and footer boilerplate are left out), and the page's
-    /// other spaces.
+    /// other spaces (no predecessors' anchors: [`Featurizer::cited`]).
     pub fn document(&self, doc: &Document) -> SparseVec {
+        self.cited(doc, &[])
+    }
+
+    /// [`Featurizer::document`] of a page that the anchor texts `cited`
+    /// link to (its predecessors' anchors, read by
+    /// [`FeatureSpace::Anchors`]).
+    pub fn cited(&self, doc: &Document, cited: &[String]) -> SparseVec {
         let mut text = String::with_capacity(doc.text.len() + doc.title.len() + 64);
         text.push_str(&doc.title);
         for h in &doc.headings {
@@ -132,12 +158,21 @@ impl Featurizer {
         }
         text.push(' ');
         text.push_str(&doc.text);
-        self.page(&text, doc.links.iter().map(|l| l.anchor_text.as_str()))
+        self.page(
+            &text,
+            doc.links.iter().map(|l| l.anchor_text.as_str()),
+            cited.iter().map(String::as_str),
+        )
     }
 
-    /// Counts of a page given as its text and its out-links' anchor texts
-    /// (a page kept in `texts.jsonl`).
-    pub fn page<'a>(&self, text: &str, anchors: impl Iterator<Item = &'a str>) -> SparseVec {
+    /// Counts of a page given as its text, its out-links' anchor texts and
+    /// the anchor texts of links to it (a page kept in `texts.jsonl`).
+    pub fn page<'a>(
+        &self,
+        text: &str,
+        anchors: impl Iterator<Item = &'a str>,
+        cited: impl Iterator<Item = &'a str>,
+    ) -> SparseVec {
         if self.spaces == Spaces::default() {
             return self.text(text);
         }
@@ -165,6 +200,13 @@ impl Featurizer {
                 }
             }
         }
+        if self.spaces.anchors {
+            for anchor in cited {
+                for &(t, w) in self.text(anchor).entries() {
+                    entries.push((space_id(FeatureSpace::Anchors, t.0), w));
+                }
+            }
+        }
         SparseVec::from_unsorted(entries)
     }
 }
@@ -186,8 +228,12 @@ mod tests {
         let text = "cycling races cycling teams";
         let anchors = ["Tour de France", "bike shops"];
         // Terms only: the page is its text's counts, whatever its links.
-        assert_eq!(terms.page(text, anchors.into_iter()), terms.text(text));
-        let v = all.page(text, anchors.into_iter());
+        let cited = ["Bicycle racing"];
+        assert_eq!(
+            terms.page(text, anchors.into_iter(), cited.into_iter()),
+            terms.text(text)
+        );
+        let v = all.page(text, anchors.into_iter(), cited.into_iter());
         assert_eq!(restrict(FeatureSpace::Terms, &v), terms.text(text));
         // Terms cycl·race·cycl·team: pairs within the window, without a
         // term paired with itself: (cycl, race) twice, (cycl, team) twice,
@@ -197,10 +243,27 @@ mod tests {
         let n = restrict(FeatureSpace::Neighbours, &v);
         let anchor_terms = terms.text("Tour de France bike shops");
         assert!((n.sum() - anchor_terms.sum()).abs() < 1e-12);
+        // The predecessors' anchors combined with the page's terms: the
+        // terms exactly, plus the anchors' terms in their own range.
+        let combined = restrict(FeatureSpace::Anchors, &v);
+        let (own, cited_terms): (Vec<_>, Vec<_>) = combined
+            .entries()
+            .iter()
+            .partition(|&&(t, _)| space_of(t) == Some(FeatureSpace::Terms));
+        assert_eq!(SparseVec::from_unsorted(own), terms.text(text));
+        let expected = terms.text("Bicycle racing");
+        assert_eq!(cited_terms.len(), expected.entries().len());
+        assert!(cited_terms
+            .iter()
+            .all(|&(t, _)| space_of(t) == Some(FeatureSpace::Anchors)));
         for &(t, _) in v.entries() {
             assert!(space_of(t).is_some());
         }
+        // A page no link has cited yet: the combined space is its terms.
+        let doc_only = all.page(text, anchors.into_iter(), std::iter::empty());
+        assert_eq!(restrict(FeatureSpace::Anchors, &doc_only), terms.text(text));
         assert_eq!(FeatureSpace::parse("pairs"), Some(FeatureSpace::TermPairs));
+        assert_eq!(FeatureSpace::parse("anchors"), Some(FeatureSpace::Anchors));
         assert_eq!(Spaces::of(&Spaces::ALL.list()), Spaces::ALL);
     }
 }

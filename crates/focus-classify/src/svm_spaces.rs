@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use focus_core::{FeatureSpace, Taxonomy, TopicId};
 use focus_text::{SparseVec, TermId};
 
-use crate::featurize::restrict;
+use crate::featurize::{restrict, space_of};
 use crate::meta::{self, Rule};
 use crate::svm::{SvmConfig, SvmTree};
 use crate::{Classifier, ClassifyError, Example, Judgement};
@@ -155,12 +155,16 @@ pub const SPACE_FEATURES: usize = 20_000;
 /// nothing about a class), at most the [`SPACE_FEATURES`] most frequent
 /// by document frequency (ties: smaller id). A page has tens of thousands
 /// of term pairs, nearly all its own; without this every node's selection
-/// of every tree counts them all.
+/// of every tree counts them all. The page's own terms in a combined space
+/// are kept as the terms space keeps them.
 fn keep_shared_features(examples: &mut Vec<Example>) {
+    let derived = |t: TermId| space_of(t) != Some(FeatureSpace::Terms);
     let mut df: HashMap<TermId, u32> = HashMap::new();
     for e in examples.iter() {
         for &(t, _) in e.counts.entries() {
-            *df.entry(t).or_insert(0) += 1;
+            if derived(t) {
+                *df.entry(t).or_insert(0) += 1;
+            }
         }
     }
     let mut shared: Vec<(TermId, u32)> = df.into_iter().filter(|&(_, n)| n >= 2).collect();
@@ -172,7 +176,7 @@ fn keep_shared_features(examples: &mut Vec<Example>) {
             e.counts
                 .entries()
                 .iter()
-                .filter(|(t, _)| keep.contains(t))
+                .filter(|&&(t, _)| !derived(t) || keep.contains(&t))
                 .copied()
                 .collect(),
         );
@@ -274,17 +278,37 @@ mod tests {
             tax.lookup("cycling").unwrap(),
             tax.lookup("others").unwrap(),
         );
-        let page = |text: &str, anchors: &[&str], topic| Example {
-            counts: f.page(text, anchors.iter().copied()),
+        let page = |text: &str, anchors: &[&str], cited: &[&str], topic| Example {
+            counts: f.page(text, anchors.iter().copied(), cited.iter().copied()),
             topic,
         };
         let examples = vec![
-            page("bicycle race saddle wheel tour", &["tour stages"], c),
-            page("wheel gears bicycle helmet ride", &["helmet shop"], c),
-            page("bicycle tour team sprint wheel", &["team news"], c),
-            page("mutual fund shares portfolio returns", &["fund prices"], o),
-            page("fund manager fees shares index", &["index funds"], o),
-            page("bond yields shares market fund", &["market news"], o),
+            page(
+                "bicycle race saddle wheel tour",
+                &["tour stages"],
+                &["peloton"],
+                c,
+            ),
+            page(
+                "wheel gears bicycle helmet ride",
+                &["helmet shop"],
+                &["peloton"],
+                c,
+            ),
+            page("bicycle tour team sprint wheel", &["team news"], &[], c),
+            page(
+                "mutual fund shares portfolio returns",
+                &["fund prices"],
+                &["broker"],
+                o,
+            ),
+            page(
+                "fund manager fees shares index",
+                &["index funds"],
+                &["broker"],
+                o,
+            ),
+            page("bond yields shares market fund", &["market news"], &[], o),
         ];
         (tax, examples, f)
     }
@@ -294,13 +318,18 @@ mod tests {
         let (tax, examples, f) = setup();
         let all = FeatureSpace::ALL;
         let meta = SpacedSvm::train(&tax, &examples, &all, &SvmConfig::default()).unwrap();
-        assert_eq!(meta.members().len(), 3);
+        assert_eq!(meta.members().len(), 4);
         let cycling = tax.lookup("cycling").unwrap();
-        let bike = f.page("a bicycle tour on one wheel", ["tour stages"].into_iter());
+        let none = || std::iter::empty();
+        let bike = f.page(
+            "a bicycle tour on one wheel",
+            ["tour stages"].into_iter(),
+            none(),
+        );
         let j = meta.classify(&bike);
         assert!(j.relevance >= 0.5, "{j:?}");
         assert_eq!(j.best, Some(cycling));
-        let money = f.page("shares of a fund", ["fund prices"].into_iter());
+        let money = f.page("shares of a fund", ["fund prices"].into_iter(), none());
         let j = meta.classify(&money);
         assert!(j.relevance < 0.5);
         assert_eq!(j.best, None);
@@ -313,6 +342,7 @@ mod tests {
         let mixed = f.page(
             "bicycle tour wheel race",
             ["fund prices", "index funds"].into_iter(),
+            none(),
         );
         let unanimous = meta.clone().with_rule(Rule::Unanimous).classify(&mixed);
         assert_eq!(unanimous.best, None);
@@ -354,6 +384,35 @@ mod tests {
         let meta =
             SpacedSvm::train(&tax, &examples, &FeatureSpace::ALL, &SvmConfig::default()).unwrap();
         let spaces: Vec<FeatureSpace> = meta.members().iter().map(|m| m.space).collect();
-        assert_eq!(spaces, [FeatureSpace::Terms]);
+        // The combined anchors space still has the pages' terms.
+        assert_eq!(spaces, [FeatureSpace::Terms, FeatureSpace::Anchors]);
+    }
+
+    #[test]
+    fn the_anchors_space_reads_what_predecessors_call_a_page() {
+        let (tax, examples, f) = setup();
+        let cycling = tax.lookup("cycling").unwrap();
+        let meta = SpacedSvm::train(
+            &tax,
+            &examples,
+            &[FeatureSpace::Anchors],
+            &SvmConfig::default(),
+        )
+        .unwrap();
+        // The same page, cited as the cycling pages were or as the money
+        // pages were: the anchors decide between them.
+        let text = "results of the day";
+        let page = |cited: &str| f.page(text, std::iter::empty(), [cited].into_iter());
+        let (by_cyclists, by_brokers) = (page("peloton"), page("broker"));
+        let c = |v: &SparseVec| meta.confidence(v, cycling).unwrap();
+        assert!(
+            c(&by_cyclists) > c(&by_brokers),
+            "{} {}",
+            c(&by_cyclists),
+            c(&by_brokers)
+        );
+        // Uncited, the page is judged by its terms alone, between the two.
+        let uncited = f.page(text, std::iter::empty(), std::iter::empty());
+        assert!(c(&by_cyclists) > c(&uncited) && c(&uncited) > c(&by_brokers));
     }
 }

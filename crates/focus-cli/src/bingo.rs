@@ -19,6 +19,13 @@ pub const DEFAULT_ARCHETYPES: usize = 25;
 pub const DEFAULT_OTHERS: usize = 50;
 /// Off-topic pages a path may cross (the paper: 2).
 pub const DEFAULT_MAX_TUNNEL: u8 = 2;
+/// The feature spaces of `bingo` without `--spaces` (`docs/bingo.md` says
+/// why `anchors` is not among them).
+pub const DEFAULT_SPACES: [FeatureSpace; 3] = [
+    FeatureSpace::Terms,
+    FeatureSpace::TermPairs,
+    FeatureSpace::Neighbours,
+];
 
 /// Which archetype candidates become training pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -79,8 +86,10 @@ pub struct BingoArgs {
 
     /// The feature spaces, one SVM tree each (comma-separated: `terms`,
     /// `pairs` (term pairs), `neighbours` (the anchor texts of the page's
-    /// out-links)); their meta vote is unanimous while learning and
-    /// ξα-weighted while harvesting.
+    /// out-links), `anchors` (the page's terms with the anchor texts of the
+    /// links to it that the crawl has seen: its predecessors' anchors));
+    /// their meta vote is unanimous while learning and ξα-weighted while
+    /// harvesting.
     #[arg(long, value_delimiter = ',', value_parser = parse_space, default_value = "terms,pairs,neighbours", value_name = "LIST")]
     pub spaces: Vec<FeatureSpace>,
 
@@ -139,7 +148,7 @@ impl BingoPlan {
             others: DEFAULT_OTHERS,
             max_tunnel: DEFAULT_MAX_TUNNEL,
             review: false,
-            spaces: FeatureSpace::ALL.to_vec(),
+            spaces: DEFAULT_SPACES.to_vec(),
             single_space: false,
         }
     }
@@ -260,7 +269,9 @@ mod tests {
         );
         assert!(!p.review && p.bookmarks.is_none());
         assert_eq!(p.admit, Admit::Positive);
-        assert_eq!(p.spaces, FeatureSpace::ALL);
+        assert_eq!(p.spaces, DEFAULT_SPACES);
+        let by_code = BingoPlan::new(p.crawl.clone(), p.learning_pages);
+        assert_eq!(by_code.spaces, p.spaces, "the flag's default is the plan's");
         assert!(!p.single_space);
         // Terms are always a space; a repeat counts once.
         assert_eq!(

@@ -30,6 +30,11 @@ pub struct TextLine {
     /// BINGO!'s neighbours feature space reads; absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<String>,
+    /// The anchor texts of the links to it that the crawl had seen when it
+    /// judged the page (BINGO!'s predecessor anchors; kept only by a crawl
+    /// that reads them, absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cited: Vec<String>,
 }
 
 /// One line of `pages.jsonl`: one fetch attempt. Fields are declared in

@@ -198,9 +198,10 @@ mod tests {
 }
 
 /// One of BINGO!'s feature spaces (§3.4), named on the command line
-/// (`bingo --spaces`). The classifier crate computes and separates them;
-/// every space is computed from the fetched page alone, so training pages
-/// and crawled pages get the same features.
+/// (`bingo --spaces`). The classifier crate computes and separates them.
+/// Every space but [`FeatureSpace::Anchors`] is computed from the fetched
+/// page alone; that one also reads what the crawl knows of the page's
+/// in-links when it judges the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FeatureSpace {
     /// Single terms of title, headings and main text (every classifier's
@@ -212,11 +213,22 @@ pub enum FeatureSpace {
     /// anchor texts of its out-links (its successors' descriptions; the
     /// successors themselves are not fetched when a page is judged).
     Neighbours,
+    /// The page's terms combined with the terms of its predecessors'
+    /// anchor texts: the anchors of the links to the page from pages the
+    /// crawl fetched before it ("anchor terms of predecessors" as a
+    /// component of a combined space, §3.4). A page nobody has linked to
+    /// yet (a seed, a training page) has only its terms here.
+    Anchors,
 }
 
 impl FeatureSpace {
     /// Every space.
-    pub const ALL: [FeatureSpace; 3] = [Self::Terms, Self::TermPairs, Self::Neighbours];
+    pub const ALL: [FeatureSpace; 4] = [
+        Self::Terms,
+        Self::TermPairs,
+        Self::Neighbours,
+        Self::Anchors,
+    ];
 
     /// The space's name on the command line and in reports.
     pub fn name(self) -> &'static str {
@@ -224,6 +236,7 @@ impl FeatureSpace {
             Self::Terms => "terms",
             Self::TermPairs => "pairs",
             Self::Neighbours => "neighbours",
+            Self::Anchors => "anchors",
         }
     }
 

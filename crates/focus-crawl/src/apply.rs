@@ -15,6 +15,7 @@ use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{PageRecord, QueuedUrl, Store};
 
 use crate::apprentice;
+use crate::cited;
 use crate::crawl_graph::CrawlGraph;
 use crate::error::CrawlError;
 use crate::judge::Judged;
@@ -78,6 +79,8 @@ pub(crate) fn queued(c: &Candidate, frontier: &Frontier, features: &[u32]) -> Qu
         numtries: frontier.numtries_of(c.id).unwrap_or(c.numtries),
         tunnel: c.tunnel.off_topic_steps,
         extra,
+        // Set by the caller when the crawl keeps them (`crate::cited`).
+        cited: Vec::new(),
     }
 }
 
@@ -149,6 +152,7 @@ pub(crate) fn apply(
     if j.retry != Retry::Never && c.numtries.saturating_add(1) < rules.max_tries {
         return put_back(rules, st, c, j, now, &link_features);
     }
+    let keeps_cited = cited::kept(rules.analysis);
     let duplicate = j
         .fingerprint
         .and_then(|fp| st.duplicates.check(j.record.id, fp));
@@ -196,13 +200,13 @@ pub(crate) fn apply(
             let queue = rules.policy.queue_of(&verdict);
             let outlinks = j.links.iter().enumerate().map(|(i, (_, url))| {
                 let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
-                (url, features)
+                (url, features, j.link_anchors.get(i).map(String::as_str))
             });
             // A parent (backlink expansion) is queued as if the page
             // linked to it: the page's evidence is what sends the crawl
-            // there. It has no link features of its own.
-            let parents = j.parents.iter().flatten().map(|url| (url, &[][..]));
-            for (url, features) in outlinks.chain(parents) {
+            // there. It has no link features or anchor of its own.
+            let parents = j.parents.iter().flatten().map(|url| (url, &[][..], None));
+            for (url, features, anchor) in outlinks.chain(parents) {
                 if !rules.policy.follows(url) {
                     continue;
                 }
@@ -218,10 +222,25 @@ pub(crate) fn apply(
                     ..Candidate::new(url.clone(), c.depth + 1, Some(c.id), p)
                 };
                 match st.frontier.push(cand.clone()) {
-                    PushResult::Queued => new.push(queued(&cand, &st.frontier, features)),
+                    PushResult::Queued => {
+                        let mut q = queued(&cand, &st.frontier, features);
+                        if let (true, Some(a)) = (keeps_cited, anchor) {
+                            cited::add(&mut q.cited, a);
+                        }
+                        new.push(q);
+                    }
                     PushResult::Raised => {
-                        st.store
-                            .update_queued(&queued(&cand, &st.frontier, features))?;
+                        let mut q = queued(&cand, &st.frontier, features);
+                        if keeps_cited {
+                            q = cited::carried_over(&st.store, q, anchor)?;
+                        }
+                        st.store.update_queued(&q)?;
+                    }
+                    // Found again while it waits: one more description.
+                    PushResult::AlreadySeen if keeps_cited => {
+                        if let Some(a) = anchor {
+                            cited::add_to_stored(&st.store, cand.id.0, a)?;
+                        }
                     }
                     PushResult::AlreadySeen | PushResult::Dropped => {}
                 }
@@ -245,6 +264,7 @@ pub(crate) fn apply(
             title: title.clone(),
             text: text.clone(),
             links: links.clone(),
+            cited: j.cited.clone(),
         })?;
     }
     // A duplicate's links are its original's: they are not stored again,
@@ -340,10 +360,14 @@ fn put_back(
     learn_host(&mut st.tally, &record, &c.host, &c.url.domain_key());
     st.tally.count_outcome(record.error.as_deref(), true);
     back_off(rules, st, &c.host, now, j.retry)?;
-    // Back in the frontier with numtries + 1, which `queued` stores.
+    // Back in the frontier with numtries + 1, which `queued` stores, and
+    // with the anchors it was judged with.
     st.frontier.retry(c.clone());
-    st.store
-        .record_retry(&record, &queued(c, &st.frontier, link_features))?;
+    let again = QueuedUrl {
+        cited: j.cited.clone(),
+        ..queued(c, &st.frontier, link_features)
+    };
+    st.store.record_retry(&record, &again)?;
     let parent = parent_page(&st.store, c)?.map(|p| p.url);
     let truth = rules.scorer.page(&record.url, false);
     st.log.write(&record, parent.as_deref(), None, truth)?;

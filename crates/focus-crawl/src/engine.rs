@@ -177,8 +177,9 @@ async fn one_batch(
     started: Instant,
     observer: &mut dyn Observer,
 ) -> Result<(), CrawlError> {
+    let cited = crate::cited::for_batch(rules.analysis, &st.store, batch)?;
     pipeline
-        .process(batch, |c, j| {
+        .process(batch, cited, |c, j| {
             apply(rules, st, c, &j, now)?;
             observer.page(&Progress {
                 pages: st.tally.fetched,

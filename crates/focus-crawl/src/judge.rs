@@ -27,6 +27,9 @@ pub(crate) struct Judged {
     pub(crate) final_id: Option<PageId>,
     pub(crate) links: Vec<(PageId, CanonicalUrl)>,
     pub(crate) link_features: Vec<Box<[u32]>>,
+    /// Each link's anchor text, when the crawl keeps predecessor anchors
+    /// ([`crate::cited`]; empty otherwise).
+    pub(crate) link_anchors: Vec<String>,
     pub(crate) judgement: Option<Judgement>,
     pub(crate) follow: bool,
     pub(crate) fingerprint: Option<Fingerprint>,
@@ -36,6 +39,8 @@ pub(crate) struct Judged {
     /// The page's title, main text and out-links' anchor texts, when the
     /// crawl keeps text.
     pub(crate) text: Option<(String, String, Vec<String>)>,
+    /// The anchor texts of the links to it that it was judged with.
+    pub(crate) cited: Vec<String>,
 }
 
 fn now_ms() -> u64 {
@@ -81,17 +86,21 @@ pub(crate) fn failed(c: &Candidate, status: u16, error: String, retry: Retry) ->
         final_id: None,
         links: Vec::new(),
         link_features: Vec::new(),
+        link_anchors: Vec::new(),
         judgement: None,
         follow: false,
         fingerprint: None,
         parents: None,
         text: None,
+        cited: Vec::new(),
     }
 }
 
-/// Analyses and classifies one fetch outcome (CPU work, run on rayon).
+/// Analyses and classifies one fetch outcome (CPU work, run on rayon) of
+/// a URL that the anchor texts `cited` link to.
 pub(crate) fn judge(
     c: &Candidate,
+    cited: &[String],
     outcome: &FetchOutcome,
     analysis: &Analysis,
     canon: &Canonicalizer,
@@ -114,7 +123,7 @@ pub(crate) fn judge(
     record.status = page.status;
     record.bytes = page.wire_bytes;
     let doc = focus_html::analyze(html, &page.final_url, canon);
-    let counts = analysis.featurizer.document(&doc);
+    let counts = analysis.featurizer.cited(&doc, cited);
     let judgement = analysis.classifier.classify(&counts);
     record.relevance = judgement.relevance;
     record.class = judgement.best.map(|b| analysis.taxonomy.path(b).to_owned());
@@ -157,6 +166,11 @@ pub(crate) fn judge(
     } else {
         Vec::new()
     };
+    let link_anchors = if crate::cited::kept(analysis) {
+        kept.iter().map(|l| l.anchor_text.clone()).collect()
+    } else {
+        Vec::new()
+    };
     let links = kept.into_iter().map(|l| (l.url.page_id(), l.url)).collect();
     Judged {
         record,
@@ -164,11 +178,14 @@ pub(crate) fn judge(
         final_id,
         links,
         link_features,
+        link_anchors,
         judgement: Some(judgement),
         follow,
         fingerprint,
         parents: None,
         text,
+        // Set by `judge_guarded` for every outcome.
+        cited: Vec::new(),
     }
 }
 
@@ -176,17 +193,22 @@ pub(crate) fn judge(
 /// input triggered) turned into a failed page instead of a dead crawl.
 pub(crate) fn judge_guarded(
     c: &Candidate,
+    cited: &[String],
     outcome: &FetchOutcome,
     analysis: &Analysis,
     canon: &Canonicalizer,
 ) -> Judged {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        judge(c, outcome, analysis, canon)
+    let mut judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        judge(c, cited, outcome, analysis, canon)
     }))
     .unwrap_or_else(|_| {
         tracing::error!(url = %c.url, "analysis panicked; the page is recorded as failed");
         failed(c, 0, "analysis_panicked".into(), Retry::Never)
-    })
+    });
+    // Kept whatever the outcome: a URL put back for another attempt keeps
+    // its anchors.
+    judged.cited = cited.to_vec();
+    judged
 }
 
 #[cfg(test)]
@@ -261,7 +283,7 @@ mod tests {
         let html = r#"<html><title>wheels</title><body><p>bicycle wheels and spokes</p>
             <a href="/y.html">y</a><a href="/y.html">y again</a><a href="x.html">self</a>
             <a href="http://b.test/" rel="nofollow">b</a></body></html>"#;
-        let j = judge_guarded(&c, &Ok(page(&url, html)), &analysis, &canon);
+        let j = judge_guarded(&c, &[], &Ok(page(&url, html)), &analysis, &canon);
         assert_eq!(j.record.status, 200);
         assert_eq!(j.record.error, None);
         assert_eq!(j.record.depth, 2);
@@ -280,7 +302,7 @@ mod tests {
         let judge_at = |u: &str, html: &str| {
             let url = canon.canonicalize(u).unwrap();
             let c = Candidate::new(url.clone(), 0, None, 1.0);
-            judge_guarded(&c, &Ok(page(&url, html)), &analysis, &canon).fingerprint
+            judge_guarded(&c, &[], &Ok(page(&url, html)), &analysis, &canon).fingerprint
         };
         let body = "<title>wheels</title><p>bicycle wheels and spokes, trued by hand</p>";
         let a = judge_at(
@@ -305,7 +327,7 @@ mod tests {
         let url = canon.canonicalize("http://a.test/boom.html").unwrap();
         let c = Candidate::new(url.clone(), 0, None, 1.0);
         let html = "<html><body><p>boom boom boom</p><a href='/z'>z</a></body></html>";
-        let j = judge_guarded(&c, &Ok(page(&url, html)), &analysis, &canon);
+        let j = judge_guarded(&c, &[], &Ok(page(&url, html)), &analysis, &canon);
         assert_eq!(j.record.error.as_deref(), Some("analysis_panicked"));
         assert!(j.judgement.is_none() && j.links.is_empty() && !j.follow);
     }
@@ -315,12 +337,20 @@ mod tests {
         let (analysis, canon) = (analysis_parts(), Canonicalizer::default());
         let url = canon.canonicalize("http://a.test/").unwrap();
         let c = Candidate::new(url, 0, None, 1.0);
-        let j = judge_guarded(&c, &Err(FetchError::DisallowedByRobots), &analysis, &canon);
+        let j = judge_guarded(
+            &c,
+            &[],
+            &Err(FetchError::DisallowedByRobots),
+            &analysis,
+            &canon,
+        );
         assert_eq!(j.record.error, Some(FetchError::DisallowedByRobots.label()));
         assert!(j.judgement.is_none());
         assert_eq!(j.retry, Retry::Never);
-        let j = judge_guarded(&c, &Err(FetchError::Status(503)), &analysis, &canon);
+        let cited = ["Bicycle racing".to_owned()];
+        let j = judge_guarded(&c, &cited, &Err(FetchError::Status(503)), &analysis, &canon);
         assert_eq!(j.retry, Retry::Later);
+        assert_eq!(j.cited, cited, "put back with the anchors it had");
         assert_eq!(j.record.attempt, 1);
     }
 
@@ -332,7 +362,7 @@ mod tests {
         let c = Candidate::new(asked.clone(), 0, None, 1.0);
         let mut fetched = page(&asked, "<p>wheels</p><a href='next.html'>next</a>");
         fetched.final_url = landed.clone();
-        let j = judge_guarded(&c, &Ok(fetched), &analysis, &canon);
+        let j = judge_guarded(&c, &[], &Ok(fetched), &analysis, &canon);
         assert_eq!(j.record.url, asked.to_string());
         assert_eq!(j.record.final_url.as_deref(), Some(landed.as_str()));
         assert_eq!(j.final_id, Some(landed.page_id()));

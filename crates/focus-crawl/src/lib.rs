@@ -75,6 +75,7 @@
 mod apply;
 pub mod apprentice;
 pub mod bingo;
+mod cited;
 pub mod collections;
 mod config;
 pub mod context_graph;

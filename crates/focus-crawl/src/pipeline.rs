@@ -43,8 +43,9 @@ type AskParents = Arc<dyn Fn(&Judged) -> Option<ParentsRequest> + Send + Sync>;
 pub(crate) trait Stages: Send + Sync + 'static {
     /// Fetches one URL (I/O, on tokio).
     fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send;
-    /// Judges one fetched page (CPU, on rayon).
-    fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged;
+    /// Judges one fetched page (CPU, on rayon) that the anchor texts
+    /// `cited` link to (empty unless the crawl keeps them).
+    fn judge(&self, c: &Candidate, cited: &[String], outcome: &FetchOutcome) -> Judged;
     /// The request for a judged page's parents, if the crawl wants them
     /// (called in pop order, so a budget is spent deterministically);
     /// none by default.
@@ -73,8 +74,8 @@ impl Stages for PageStages {
         self.analysis.fetcher.fetch(&c.url)
     }
 
-    fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged {
-        judge::judge_guarded(c, outcome, &self.analysis, &self.canon)
+    fn judge(&self, c: &Candidate, cited: &[String], outcome: &FetchOutcome) -> Judged {
+        judge::judge_guarded(c, cited, outcome, &self.analysis, &self.canon)
     }
 
     /// A page judged on-topic (its best class under a good topic, the
@@ -106,10 +107,17 @@ impl Stages for PageStages {
     }
 }
 
+/// One URL of a batch and the anchor texts of the links to it that the
+/// crawl has seen (empty unless the crawl keeps them).
+struct Job {
+    candidate: Candidate,
+    cited: Vec<String>,
+}
+
 /// The running stages. Dropping it closes the batch channel; the stages
 /// then finish their current work and stop.
 pub(crate) struct Pipeline {
-    batches: mpsc::Sender<Vec<Candidate>>,
+    batches: mpsc::Sender<Vec<Job>>,
     judged: mpsc::Receiver<(usize, Judged)>,
     stages: [JoinHandle<()>; 2],
     ask_parents: AskParents,
@@ -124,7 +132,7 @@ impl Pipeline {
         let asker = stages.clone();
         let ask_parents: AskParents = Arc::new(move |page: &Judged| asker.ask_parents(page));
         let cap = batch.max(1);
-        let (batches, batch_rx) = mpsc::channel::<Vec<Candidate>>(1);
+        let (batches, batch_rx) = mpsc::channel::<Vec<Job>>(1);
         let (fetched_tx, fetched_rx) = mpsc::channel(cap);
         let (judged_tx, judged) = mpsc::channel(cap);
         let stages = [
@@ -142,18 +150,25 @@ impl Pipeline {
     /// Fetches, analyses and classifies `batch`, calling `apply(c, page)`
     /// for each candidate `c` and its page in pop order, as soon as the page
     /// and every page before it are judged (and its parents have come, if
-    /// it asked for them). After an error the rest of
-    /// the batch may still be in flight: shut the pipeline down.
+    /// it asked for them). `cited[i]` holds the anchor texts of the links
+    /// to `batch[i]` the crawl has seen (missing: none). After an error the
+    /// rest of the batch may still be in flight: shut the pipeline down.
     pub(crate) async fn process(
         &mut self,
         batch: &[Candidate],
+        cited: Vec<Vec<String>>,
         mut apply: impl FnMut(&Candidate, Judged) -> Result<(), CrawlError>,
     ) -> Result<(), CrawlError> {
         let stopped = || CrawlError::Output("the fetch/analyse pipeline stopped".into());
-        self.batches
-            .send(batch.to_vec())
-            .await
-            .map_err(|_| stopped())?;
+        let mut cited = cited.into_iter();
+        let jobs = batch
+            .iter()
+            .map(|c| Job {
+                candidate: c.clone(),
+                cited: cited.next().unwrap_or_default(),
+            })
+            .collect();
+        self.batches.send(jobs).await.map_err(|_| stopped())?;
         let mut waiting: Vec<Option<Judged>> = (0..batch.len()).map(|_| None).collect();
         let mut next = 0;
         while next < batch.len() {
@@ -196,17 +211,17 @@ impl Pipeline {
 /// so the engine never waits for a page that will not come.
 async fn fetch_stage<S: Stages>(
     stages: Arc<S>,
-    mut batches: mpsc::Receiver<Vec<Candidate>>,
-    out: mpsc::Sender<(usize, Candidate, FetchOutcome)>,
+    mut batches: mpsc::Receiver<Vec<Job>>,
+    out: mpsc::Sender<(usize, Job, FetchOutcome)>,
 ) {
     while let Some(batch) = batches.recv().await {
         let mut tasks = JoinSet::new();
-        for (i, c) in batch.iter().enumerate() {
-            let (stages, c) = (stages.clone(), c.clone());
+        for (i, job) in batch.iter().enumerate() {
+            let (stages, c) = (stages.clone(), job.candidate.clone());
             tasks.spawn(async move { (i, stages.fetch(&c).await) });
         }
-        // Each candidate leaves with its outcome; those left had no answer.
-        let mut unanswered: Vec<Option<Candidate>> = batch.into_iter().map(Some).collect();
+        // Each job leaves with its outcome; those left had no answer.
+        let mut unanswered: Vec<Option<Job>> = batch.into_iter().map(Some).collect();
         while let Some(done) = tasks.join_next().await {
             let Ok((i, outcome)) = done else { continue };
             if let Some(c) = unanswered.get_mut(i).and_then(Option::take) {
@@ -230,13 +245,13 @@ async fn fetch_stage<S: Stages>(
 /// judged page goes on to the engine.
 async fn analyse_stage<S: Stages>(
     stages: Arc<S>,
-    mut fetched: mpsc::Receiver<(usize, Candidate, FetchOutcome)>,
+    mut fetched: mpsc::Receiver<(usize, Job, FetchOutcome)>,
     out: mpsc::Sender<(usize, Judged)>,
 ) {
-    while let Some((i, c, outcome)) = fetched.recv().await {
+    while let Some((i, job, outcome)) = fetched.recv().await {
         let (stages, out) = (stages.clone(), out.clone());
         rayon::spawn(move || {
-            let page = stages.judge(&c, &outcome);
+            let page = stages.judge(&job.candidate, &job.cited, &outcome);
             // The engine has gone (an error ended the crawl): nothing to do.
             let _ = out.blocking_send((i, page));
         });
@@ -274,7 +289,7 @@ mod tests {
             }
         }
 
-        fn judge(&self, c: &Candidate, outcome: &FetchOutcome) -> Judged {
+        fn judge(&self, c: &Candidate, _: &[String], outcome: &FetchOutcome) -> Judged {
             let label = match outcome {
                 Err(FetchError::Protocol(m)) => m.clone(),
                 Err(e) => e.label(),
@@ -303,7 +318,7 @@ mod tests {
             let batch = batch(round, 8);
             let mut applied = Vec::new();
             pipeline
-                .process(&batch, |c, page| {
+                .process(&batch, Vec::new(), |c, page| {
                     applied.push((
                         c.url.to_string(),
                         page.record.url.clone(),
@@ -331,7 +346,7 @@ mod tests {
         let batch = batch("panic", 4);
         let mut errors = Vec::new();
         pipeline
-            .process(&batch, |_, page| {
+            .process(&batch, Vec::new(), |_, page| {
                 errors.push(page.record.error);
                 Ok(())
             })
@@ -351,7 +366,7 @@ mod tests {
         let batch = batch("c", 6);
         let mut seen = 0;
         let result = pipeline
-            .process(&batch, |_, _| {
+            .process(&batch, Vec::new(), |_, _| {
                 seen += 1;
                 if seen == 3 {
                     return Err(CrawlError::Output("disk full".into()));

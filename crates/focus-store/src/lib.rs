@@ -24,7 +24,7 @@
 //! };
 //! let child = QueuedUrl {
 //!     url: "http://a.test/x".into(), id: 2, depth: 1, parent: Some(1), priority: 0.9, numtries: 0,
-//!     tunnel: 0, extra: vec![],
+//!     tunnel: 0, extra: vec![], cited: vec![],
 //! };
 //! // The page, its link and the queued child, in one atomic commit.
 //! store.record_fetch(&page, &[(2, child.url.clone())], &[child])?;

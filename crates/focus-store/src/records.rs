@@ -104,4 +104,8 @@ pub struct QueuedUrl {
     pub tunnel: u8,
     /// Engine-defined extra state.
     pub extra: Vec<u8>,
+    /// The anchor texts of the links to it seen while it was queued, when
+    /// the crawl keeps them (BINGO!'s predecessor anchors; empty
+    /// otherwise).
+    pub cited: Vec<String>,
 }

@@ -22,7 +22,7 @@ use crate::error::StoreError;
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
-pub const SCHEMA: &str = "focus-store/5";
+pub const SCHEMA: &str = "focus-store/6";
 
 /// Durability settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -433,6 +433,7 @@ mod tests {
             numtries: 0,
             tunnel: 0,
             extra: vec![],
+            cited: vec![],
         }
     }
 
@@ -572,6 +573,7 @@ mod tests {
         };
         let again = QueuedUrl {
             numtries: 1,
+            cited: vec!["Bicycle racing".into(), "Tour de France".into()],
             ..queued(2)
         };
         s.record_retry(&failed, &again).unwrap();

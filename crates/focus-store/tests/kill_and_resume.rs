@@ -36,6 +36,7 @@ fn queued(n: u64, parent: Option<u64>) -> QueuedUrl {
         numtries: 0,
         tunnel: 0,
         extra: vec![],
+        cited: vec![],
     }
 }
 

@@ -80,6 +80,7 @@ pub(super) fn text_counts(featurizer: &Featurizer, t: &TextLine) -> focus_text::
     featurizer.page(
         &format!("{}\n{}", t.title, t.text),
         t.links.iter().map(String::as_str),
+        t.cited.iter().map(String::as_str),
     )
 }
 
