@@ -40,7 +40,7 @@ pub use args::{
 };
 pub use bingo::{
     Admit, BingoArgs, BingoPlan, BingoPlanError, SearchArgs, DEFAULT_ARCHETYPES,
-    DEFAULT_LEARNING_PAGES, DEFAULT_MAX_TUNNEL, DEFAULT_OTHERS,
+    DEFAULT_LEARNING_PAGES, DEFAULT_MAX_TUNNEL, DEFAULT_OTHERS, DEFAULT_SPACES,
 };
 pub use collections::{
     CollectionArgs, CollectionPlan, CollectionPlanError, IdfArg, IdfSource, DEFAULT_IDF_PAGES,
