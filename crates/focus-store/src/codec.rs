@@ -53,17 +53,9 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
         })
 }
 
-/// Keys: big-endian ids, so byte order is numeric order and pairs
-/// (`from ++ to`) prefix-scan by their first id.
+/// Keys: big-endian ids, so byte order is numeric order.
 pub(crate) fn id_key(id: u64) -> [u8; 8] {
     id.to_be_bytes()
-}
-
-pub(crate) fn pair_key(a: u64, b: u64) -> [u8; 16] {
-    let mut k = [0u8; 16];
-    k[..8].copy_from_slice(&a.to_be_bytes());
-    k[8..].copy_from_slice(&b.to_be_bytes());
-    k
 }
 
 pub(crate) fn id_of(tree: &'static str, key: &[u8], at: usize) -> Result<u64, StoreError> {
@@ -97,6 +89,9 @@ mod tests {
         assert!(decode::<(u64, String, Option<f64>)>("t", b"k", &[]).is_err());
         assert!(decode::<(u64, String, Option<f64>)>("t", b"k", &[1, 0xff, 0xff, 0xff]).is_err());
         assert!(id_of("t", &[1, 2], 0).is_err());
-        assert_eq!(id_of("t", &pair_key(3, 4), 8).unwrap(), 4);
+        assert_eq!(
+            id_of("t", &[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4], 8).unwrap(),
+            4
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! The crawl's durable state: pages, links and backlinks, the persisted
+//! The crawl's durable state: pages, their links, the persisted
 //! frontier, run metadata and models, in sled trees with versioned bincode
 //! values. [`Store::record_fetch`] commits a fetched page, its links and the
 //! URLs it adds to the frontier in one transaction, which is what makes a

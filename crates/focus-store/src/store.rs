@@ -5,8 +5,7 @@
 //! | `meta` | UTF-8 name | codec value (the `schema` entry is raw UTF-8) |
 //! | `pages` | page id (8 bytes BE) | [`PageRecord`] (the URL's last attempt) |
 //! | `attempts` | crawl seq (8 bytes BE) | [`PageRecord`] of an attempt that put its URL back |
-//! | `links` | from id ++ to id | target URL (codec `String`) |
-//! | `backlinks` | to id ++ from id | empty |
+//! | `links` | from id | the page's out-links: (target id, target URL), by target id |
 //! | `queue` | page id | [`QueuedUrl`] |
 //! | `models` | UTF-8 name | raw bytes (the model's own versioned format) |
 
@@ -17,12 +16,15 @@ use serde::Serialize;
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::Transactional;
 
-use crate::codec::{decode, encode, id_key, id_of, pair_key};
+use crate::codec::{decode, encode, id_key, id_of};
 use crate::error::StoreError;
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
-pub const SCHEMA: &str = "focus-store/6";
+pub const SCHEMA: &str = "focus-store/7";
+
+/// The trees the store opens besides sled's default one.
+const TREES: usize = 6;
 
 /// Durability settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +63,6 @@ pub struct Store {
     pages: sled::Tree,
     attempts: sled::Tree,
     links: sled::Tree,
-    backlinks: sled::Tree,
     queue: sled::Tree,
     models: sled::Tree,
     cfg: StoreConfig,
@@ -100,7 +101,6 @@ impl Store {
             pages: tree("pages")?,
             attempts: tree("attempts")?,
             links: tree("links")?,
-            backlinks: tree("backlinks")?,
             queue: tree("queue")?,
             models: tree("models")?,
             db,
@@ -124,7 +124,7 @@ impl Store {
                 let others = self.db.tree_names().len();
                 let empty = self.pages.is_empty() && self.queue.is_empty() && self.meta.is_empty();
                 // A fresh sled db has only its default tree plus the ones we just opened.
-                if !empty || others > 8 {
+                if !empty || others > 1 + TREES {
                     return Err(foreign("a database without a focus schema".to_owned()));
                 }
                 self.meta
@@ -142,7 +142,8 @@ impl Store {
     }
 
     /// Commits one fetch atomically: the page is stored, it leaves the
-    /// queue, its links and backlinks are written, and `newly_queued` URLs
+    /// queue, its links are written (one value for all of them: a page
+    /// with 40 links costs one write, not 80), and `newly_queued` URLs
     /// that are neither stored pages nor already queued join the queue.
     /// Returns how many URLs were queued.
     pub fn record_fetch(
@@ -152,33 +153,34 @@ impl Store {
         newly_queued: &[QueuedUrl],
     ) -> Result<usize, StoreError> {
         let page_value = encode(page)?;
-        let mut link_values = Vec::with_capacity(outlinks.len());
-        for (to, url) in outlinks {
-            link_values.push((pair_key(page.id, *to), pair_key(*to, page.id), encode(url)?));
-        }
+        let links_value = if outlinks.is_empty() {
+            None
+        } else {
+            let mut sorted = outlinks.to_vec();
+            sorted.sort_by_key(|(to, _)| *to);
+            sorted.dedup_by_key(|(to, _)| *to);
+            Some(encode(&sorted)?)
+        };
         let mut queue_values = Vec::with_capacity(newly_queued.len());
         for q in newly_queued {
             queue_values.push((id_key(q.id), encode(q)?));
         }
         let result: Result<usize, TransactionError<StoreError>> =
-            (&self.pages, &self.links, &self.backlinks, &self.queue).transaction(
-                |(pages, links, backlinks, queue)| {
-                    pages.insert(&id_key(page.id), page_value.as_slice())?;
-                    queue.remove(&id_key(page.id))?;
-                    for (fwd, back, url) in &link_values {
-                        links.insert(fwd, url.as_slice())?;
-                        backlinks.insert(back, &[] as &[u8])?;
+            (&self.pages, &self.links, &self.queue).transaction(|(pages, links, queue)| {
+                pages.insert(&id_key(page.id), page_value.as_slice())?;
+                queue.remove(&id_key(page.id))?;
+                if let Some(v) = &links_value {
+                    links.insert(&id_key(page.id), v.as_slice())?;
+                }
+                let mut added = 0;
+                for (key, value) in &queue_values {
+                    if pages.get(key)?.is_none() && queue.get(key)?.is_none() {
+                        queue.insert(key, value.as_slice())?;
+                        added += 1;
                     }
-                    let mut added = 0;
-                    for (key, value) in &queue_values {
-                        if pages.get(key)?.is_none() && queue.get(key)?.is_none() {
-                            queue.insert(key, value.as_slice())?;
-                            added += 1;
-                        }
-                    }
-                    Ok::<usize, ConflictableTransactionError<StoreError>>(added)
-                },
-            );
+                }
+                Ok::<usize, ConflictableTransactionError<StoreError>>(added)
+            });
         let added = result.map_err(|e| match e {
             TransactionError::Abort(e) => e,
             TransactionError::Storage(e) => db_err(e),
@@ -260,44 +262,53 @@ impl Store {
         })
     }
 
-    /// Out-links of a page: (target id, target URL).
+    /// Out-links of a page: (target id, target URL), by target id.
     pub fn outlinks(&self, id: u64) -> Result<Vec<(u64, String)>, StoreError> {
-        self.links
-            .scan_prefix(id_key(id))
-            .map(|kv| {
-                let (k, v) = kv.map_err(db_err)?;
-                Ok((id_of("links", &k, 8)?, decode("links", &k, &v)?))
-            })
-            .collect()
+        let key = id_key(id);
+        match self.links.get(key).map_err(db_err)? {
+            Some(v) => decode("links", &key, &v),
+            None => Ok(Vec::new()),
+        }
     }
 
-    /// Ids of the recorded pages that link to `id`.
+    /// Ids of the recorded pages that link to `id`, in id order. The store
+    /// keeps no backlink index (it would cost a write per link), so this
+    /// reads every page's links: for a whole graph, read
+    /// [`Store::links`] once instead.
     pub fn backlinks(&self, id: u64) -> Result<Vec<u64>, StoreError> {
-        self.backlinks
-            .scan_prefix(id_key(id))
-            .map(|kv| id_of("backlinks", &kv.map_err(db_err)?.0, 8))
-            .collect()
+        let mut from = Vec::new();
+        for link in self.links() {
+            let (a, b) = link?;
+            if b == id {
+                from.push(a);
+            }
+        }
+        Ok(from)
     }
 
-    /// Every link as (from id, to id), in key order (for the distiller).
+    /// Every link as (from id, to id), by source then target id (for the
+    /// distiller).
     pub fn links(&self) -> impl Iterator<Item = Result<(u64, u64), StoreError>> + '_ {
-        self.links.iter().keys().map(|k| {
-            let k = k.map_err(db_err)?;
-            Ok((id_of("links", &k, 0)?, id_of("links", &k, 8)?))
-        })
+        self.links_with_urls()
+            .map(|l| l.map(|(from, to, _)| (from, to)))
     }
 
-    /// Every link with its target URL (for exports).
+    /// Every link with its target URL (for exports), by source then target
+    /// id.
     pub fn links_with_urls(
         &self,
     ) -> impl Iterator<Item = Result<(u64, u64, String), StoreError>> + '_ {
-        self.links.iter().map(|kv| {
-            let (k, v) = kv.map_err(db_err)?;
-            Ok((
-                id_of("links", &k, 0)?,
-                id_of("links", &k, 8)?,
-                decode("links", &k, &v)?,
-            ))
+        self.links.iter().flat_map(|kv| {
+            let page = kv.map_err(db_err).and_then(|(k, v)| {
+                let from = id_of("links", &k, 0)?;
+                let to: Vec<(u64, String)> = decode("links", &k, &v)?;
+                Ok((from, to))
+            });
+            let links: Vec<Result<(u64, u64, String), StoreError>> = match page {
+                Ok((from, to)) => to.into_iter().map(|(t, url)| Ok((from, t, url))).collect(),
+                Err(e) => vec![Err(e)],
+            };
+            links
         })
     }
 
@@ -446,6 +457,7 @@ mod tests {
             .record_fetch(
                 &page(1, None),
                 &[
+                    (3, "http://a.example/3".into()),
                     (2, "http://a.example/2".into()),
                     (3, "http://a.example/3".into()),
                 ],
@@ -455,7 +467,15 @@ mod tests {
         assert_eq!(added, 2, "the fetched page itself is not re-queued");
         assert!(s.contains_page(1).unwrap());
         assert_eq!(s.queued_count(), 2);
-        assert_eq!(s.outlinks(1).unwrap().len(), 2);
+        // One value per page: its links by target, each once.
+        assert_eq!(
+            s.outlinks(1).unwrap(),
+            [
+                (2, "http://a.example/2".to_owned()),
+                (3, "http://a.example/3".to_owned())
+            ]
+        );
+        assert!(s.outlinks(2).unwrap().is_empty());
         assert_eq!(s.backlinks(3).unwrap(), vec![1]);
         assert_eq!(
             s.links().collect::<Result<Vec<_>, _>>().unwrap(),

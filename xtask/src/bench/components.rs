@@ -17,6 +17,7 @@ const CRITERION: &[(&str, &str)] = &[
     ("focus-classify", "classify"),
     ("focus-fetch", "fetch_loopback"),
     ("focus-distill", "hits"),
+    ("focus-store", "record_fetch"),
     ("focus-websim", "render"),
 ];
 
