@@ -126,6 +126,12 @@ fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Resu
         .args(["--pages", &pages, "sample", "--per-topic", "20", "--out"])
         .arg(&examples);
     log.run(&mut sample, &work.join("sample.log"))?;
+    if count_files(&examples) == 0 {
+        bail!(
+            "`websim sample` found no example pages on a {pages}-page site, so our crawler \
+             would have nothing to train on: give a larger --site-pages (the default is 10000)"
+        );
+    }
     let good = first_folder(&examples)?;
     Ok(Setup {
         work,
@@ -380,6 +386,18 @@ fn first_folder(dir: &Path) -> Result<String> {
         .with_context(|| format!("{} has no sub-folder", dir.display()))
 }
 
+/// Files anywhere under `dir` (0 when it cannot be read).
+fn count_files(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .map(|p| if p.is_dir() { count_files(&p) } else { 1 })
+        .sum()
+}
+
 /// Leaf folders (topics) under `dir`.
 fn count_folders(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -425,5 +443,18 @@ mod tests {
                 other: 1
             }
         );
+    }
+
+    #[test]
+    fn example_pages_are_counted_in_every_topic_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(count_files(&dir.path().join("missing")), 0);
+        let leaf = dir.path().join("recreation").join("cycling");
+        std::fs::create_dir_all(&leaf).unwrap();
+        std::fs::create_dir_all(dir.path().join("arts")).unwrap();
+        assert_eq!(count_files(dir.path()), 0, "folders without pages");
+        std::fs::write(leaf.join("1.html"), "<p>a</p>").unwrap();
+        std::fs::write(leaf.join("urls.txt"), "http://a.test/\n").unwrap();
+        assert_eq!(count_files(dir.path()), 2);
     }
 }
