@@ -340,6 +340,52 @@ mod tests {
         pipeline.shutdown().await;
     }
 
+    /// Fetches that end in reverse pop order, judged by the anchors they
+    /// were sent with.
+    struct Echo;
+
+    impl Stages for Echo {
+        fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send {
+            Reversed { n: 8 }.fetch(c)
+        }
+
+        fn judge(&self, c: &Candidate, cited: &[String], _: &FetchOutcome) -> Judged {
+            judge::failed(c, 0, cited.join("|"), focus_fetch::Retry::Never)
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn each_page_is_judged_with_its_own_anchors() {
+        let mut pipeline = Pipeline::start(Echo, 8);
+        let batch = batch("e", 5);
+        // Anchors for the first three only: the rest have none.
+        let cited: Vec<Vec<String>> = (0..3)
+            .map(|i| vec![format!("to {i}"), format!("also {i}")])
+            .collect();
+        let mut got = Vec::new();
+        pipeline
+            .process(&batch, cited, |c, page| {
+                got.push((c.url.to_string(), page.record.error.unwrap_or_default()));
+                Ok(())
+            })
+            .await
+            .unwrap();
+        let want: Vec<(String, String)> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let label = if i < 3 {
+                    format!("to {i}|also {i}")
+                } else {
+                    String::new()
+                };
+                (c.url.to_string(), label)
+            })
+            .collect();
+        assert_eq!(got, want);
+        pipeline.shutdown().await;
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_dead_fetch_task_still_yields_its_page_as_a_failure() {
         let mut pipeline = Pipeline::start(Reversed { n: 4 }, 4);
