@@ -53,11 +53,16 @@ pub fn simhash(text: &str) -> u64 {
     // Word i is buf[starts[i]..starts[i + 1] - 1] (its space left out).
     let span = |from: usize, to: usize| &buf.as_bytes()[starts[from]..starts[to] - 1];
     let words = starts.len() - 1;
-    let mut acc = [0i32; 64];
+    // Per bit, how many shingle hashes have it set (branch-free, so the
+    // loop vectorises); a bit of the SimHash is set when more than half
+    // of the hashes have it — the same as the ±1 vote sum being positive.
+    let mut ones = [0u32; 64];
+    let mut hashes = 0u32;
     let mut add = |h: u64| {
-        for (bit, a) in acc.iter_mut().enumerate() {
-            *a += if h >> bit & 1 == 1 { 1 } else { -1 };
+        for (bit, n) in ones.iter_mut().enumerate() {
+            *n += ((h >> bit) & 1) as u32;
         }
+        hashes += 1;
     };
     if words < 3 {
         for i in 0..words {
@@ -68,9 +73,9 @@ pub fn simhash(text: &str) -> u64 {
             add(xxh3_64(span(i, i + 3)));
         }
     }
-    acc.iter()
+    ones.iter()
         .enumerate()
-        .filter(|(_, &a)| a > 0)
+        .filter(|(_, &n)| 2 * n > hashes)
         .fold(0u64, |h, (bit, _)| h | 1 << bit)
 }
 

@@ -16,6 +16,7 @@ const CRITERION: &[(&str, &str)] = &[
     ("focus-html", "analyze"),
     ("focus-classify", "classify"),
     ("focus-fetch", "fetch_loopback"),
+    ("focus-fetch", "simhash"),
     ("focus-distill", "hits"),
     ("focus-store", "record_fetch"),
     ("focus-websim", "render"),
