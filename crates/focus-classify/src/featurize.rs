@@ -53,7 +53,8 @@ pub fn space_of(id: TermId) -> Option<FeatureSpace> {
         .find(|&s| tag(s) == tag_of(id))
 }
 
-/// The features of `v` that `space` reads ([`reads`]).
+/// The features of `v` that `space` reads: its own, and for the combined
+/// [`FeatureSpace::Anchors`] the page's terms too.
 pub fn restrict(space: FeatureSpace, v: &SparseVec) -> SparseVec {
     SparseVec::from_unsorted(
         v.entries()
