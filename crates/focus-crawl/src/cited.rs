@@ -52,9 +52,9 @@ pub(crate) fn add(cited: &mut Vec<String>, anchor: &str) -> bool {
     true
 }
 
-/// Records that a link with `anchor` points at the URL `q` stands for,
-/// which is already queued in the store: the store's entry gains the
-/// anchor. A URL no longer queued (fetched, or dropped) keeps nothing.
+/// Records that a link with `anchor` points at the URL with page id `id`,
+/// already queued in the store: the store's entry gains the anchor. A URL
+/// no longer queued (fetched, or dropped) keeps nothing.
 pub(crate) fn add_to_stored(store: &Store, id: u64, anchor: &str) -> Result<(), CrawlError> {
     if let Some(mut q) = store.get_queued(id)? {
         if add(&mut q.cited, anchor) {
