@@ -49,7 +49,7 @@ pub async fn run(
         scorer,
     } = parts.split(cfg.keep_text);
     let mut st = open(&cfg, policy.order(), policy.topic_caps())?;
-    if cfg.resume && st.store.page_count() > 0 {
+    if cfg.resume && st.store.page_count()? > 0 {
         let notice = resume::resume(&mut st, &analysis, &scorer)?;
         observer.note(&notice);
     } else {
@@ -105,6 +105,8 @@ pub async fn run(
         )
         .await?;
         st.store.put_meta(CLOCK_KEY, &now)?;
+        // The batch's writes reach the store in one transaction.
+        st.store.commit()?;
         let fetched = st.tally.fetched;
         if policy.uses_distiller() && fetched >= next_distil {
             next_distil = next_distillation(fetched, cfg.distill_every);

@@ -1,12 +1,15 @@
-//! Criterion benchmark of the store's per-page write: one
-//! `Store::record_fetch` of a page with 40 out-links, 20 of them newly
-//! queued (about what a crawled page brings), in a fresh store on disk.
+//! Criterion benchmark of the store's per-page write as a crawl makes it:
+//! `Store::record_fetch` of 32 pages (one crawl batch), each with 40
+//! out-links, 20 of them newly queued (about what a crawled page brings),
+//! then `Store::commit`, in a fresh store on disk. Throughput is in pages.
 
-use criterion::Criterion;
+use criterion::{Criterion, Throughput};
 use focus_store::{PageRecord, QueuedUrl, Store};
 
 const LINKS: u64 = 40;
 const NEW: u64 = 20;
+/// Pages per commit: the crawl's default batch.
+const BATCH: u64 = 32;
 
 fn page(id: u64) -> PageRecord {
     PageRecord {
@@ -36,39 +39,47 @@ fn bench(c: &mut Criterion) {
     let store = Store::open(dir.path()).expect("a fresh store");
     let mut group = c.benchmark_group("store");
     let mut next: u64 = 1;
-    group.bench_function("record_fetch_40_links_20_new", |b| {
+    group.throughput(Throughput::Elements(BATCH));
+    group.bench_function("record_fetch_batch_of_32_40_links_20_new", |b| {
         b.iter(|| {
-            let id = next;
-            next += LINKS + 1;
-            let links: Vec<(u64, String)> = (1..=LINKS)
-                .map(|k| {
-                    (
-                        id + k,
-                        format!("http://h{}.test/p/{}", (id + k) % 97, id + k),
-                    )
-                })
-                .collect();
-            let new: Vec<QueuedUrl> = links
-                .iter()
-                .take(NEW as usize)
-                .map(|(to, url)| QueuedUrl {
-                    url: url.clone(),
-                    id: *to,
-                    depth: 4,
-                    parent: Some(id),
-                    priority: 0.5,
-                    numtries: 0,
-                    tunnel: 0,
-                    extra: vec![0; 48],
-                    cited: Vec::new(),
-                })
-                .collect();
-            store
-                .record_fetch(&page(id), &links, &new)
-                .expect("a write to a fresh store")
+            for _ in 0..BATCH {
+                record_one(&store, &mut next);
+            }
+            store.commit().expect("a commit to a fresh store");
         });
     });
     group.finish();
+}
+
+fn record_one(store: &Store, next: &mut u64) {
+    let id = *next;
+    *next += LINKS + 1;
+    let links: Vec<(u64, String)> = (1..=LINKS)
+        .map(|k| {
+            (
+                id + k,
+                format!("http://h{}.test/p/{}", (id + k) % 97, id + k),
+            )
+        })
+        .collect();
+    let new: Vec<QueuedUrl> = links
+        .iter()
+        .take(NEW as usize)
+        .map(|(to, url)| QueuedUrl {
+            url: url.clone(),
+            id: *to,
+            depth: 4,
+            parent: Some(id),
+            priority: 0.5,
+            numtries: 0,
+            tunnel: 0,
+            extra: vec![0; 48],
+            cited: Vec::new(),
+        })
+        .collect();
+    store
+        .record_fetch(&page(id), &links, &new)
+        .expect("a write to a fresh store");
 }
 
 fn main() {

@@ -1,8 +1,10 @@
 //! The crawl's durable state: pages, their links, the persisted
 //! frontier, run metadata and models, in sled trees with versioned bincode
-//! values. [`Store::record_fetch`] commits a fetched page, its links and the
-//! URLs it adds to the frontier in one transaction, which is what makes a
-//! crawl killed at any moment resumable with no page fetched twice.
+//! values. [`Store::record_fetch`] records a fetched page, its links and the
+//! URLs it adds to the frontier as one atomic operation, which is what makes
+//! a crawl killed at any moment resumable; operations are grouped and reach
+//! sled in one transaction per [`Store::commit`] (a crawl batch), because
+//! each sled transaction costs two synchronous disk writes.
 //!
 //! Only this crate names `sled`, and only `codec.rs` encodes or decodes
 //! stored values, so either can be replaced in one place. No sled type
@@ -28,7 +30,7 @@
 //! };
 //! // The page, its link and the queued child, in one atomic commit.
 //! store.record_fetch(&page, &[(2, child.url.clone())], &[child])?;
-//! assert_eq!(store.page_count(), 1);
+//! assert_eq!(store.page_count()?, 1);
 //! assert_eq!(store.get_page(1)?.map(|p| p.url), Some("http://a.test/".to_owned()));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -38,6 +40,7 @@
 mod codec;
 mod error;
 mod export;
+mod group;
 mod records;
 mod store;
 

@@ -10,31 +10,36 @@
 //! | `models` | UTF-8 name | raw bytes (the model's own versioned format) |
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use sled::transaction::{ConflictableTransactionError, TransactionError};
-use sled::Transactional;
 
 use crate::codec::{decode, encode, id_key, id_of};
 use crate::error::StoreError;
+use crate::group::{Group, Tree, GROUPED_TREES};
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
 pub const SCHEMA: &str = "focus-store/7";
 
-/// The trees the store opens besides sled's default one.
-const TREES: usize = 6;
+/// The trees the store opens besides sled's default one: the grouped ones
+/// and `models`.
+const TREES: usize = GROUPED_TREES + 1;
 
 /// Durability settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoreConfig {
     /// sled flushes its log to disk this often; a crash loses at most the
-    /// records of this window (default 500 ms).
+    /// records of this window (default 500 ms) and the open group.
     pub flush_every_ms: u64,
-    /// Flush after every [`Store::record_fetch`] (slow; for tests and for
-    /// crawls where no refetch is acceptable).
+    /// Commit and flush after every [`Store::record_fetch`] (slow; for tests
+    /// and for crawls where no refetch is acceptable).
     pub sync_every_record: bool,
+    /// The most writes the open group holds before it is committed by
+    /// itself (default 4,096; a crawl commits once per batch, below it):
+    /// see [`Store::commit`].
+    pub group_writes: usize,
     /// The most memory sled's page cache may hold, in bytes (default
     /// 64 MiB). sled's own default is 1 GiB, which a long crawl fills:
     /// the store is written far more than it is read back, so a small
@@ -50,20 +55,25 @@ impl Default for StoreConfig {
         Self {
             flush_every_ms: 500,
             sync_every_record: false,
+            group_writes: 4096,
             cache_bytes: DEFAULT_CACHE_BYTES,
         }
     }
 }
 
-/// The crawl's durable state. Cheap to clone; shareable across threads.
+/// The crawl's durable state. Cheap to clone (clones share the open
+/// group); shareable across threads.
+///
+/// Writes are grouped: each operation ([`Store::record_fetch`], a raise, a
+/// meta value) joins the open group whole, every read sees it, and the
+/// group reaches sled in one transaction at [`Store::commit`] (a crawl
+/// commits once per batch), at [`Store::flush`], when it is full, or when
+/// the last clone is dropped. sled syncs its log twice per transaction, so
+/// one transaction per page would cost two synchronous disk writes a page.
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
-    meta: sled::Tree,
-    pages: sled::Tree,
-    attempts: sled::Tree,
-    links: sled::Tree,
-    queue: sled::Tree,
+    group: Arc<Group>,
     models: sled::Tree,
     cfg: StoreConfig,
     dir: PathBuf,
@@ -96,12 +106,16 @@ impl Store {
             .open()
             .map_err(|e| StoreError::Db(format!("opening {}: {e}", dir.display())))?;
         let tree = |name: &str| db.open_tree(name).map_err(db_err);
+        // In `Tree`'s order.
+        let grouped = [
+            tree("meta")?,
+            tree("pages")?,
+            tree("attempts")?,
+            tree("links")?,
+            tree("queue")?,
+        ];
         let store = Store {
-            meta: tree("meta")?,
-            pages: tree("pages")?,
-            attempts: tree("attempts")?,
-            links: tree("links")?,
-            queue: tree("queue")?,
+            group: Arc::new(Group::new(grouped, cfg.group_writes)),
             models: tree("models")?,
             db,
             cfg,
@@ -117,19 +131,20 @@ impl Store {
             expected: SCHEMA.to_owned(),
             found,
         };
-        match self.meta.get("schema").map_err(db_err)? {
+        let meta = self.group.tree(Tree::Meta);
+        match meta.get("schema").map_err(db_err)? {
             Some(v) if v.as_ref() == SCHEMA.as_bytes() => Ok(()),
             Some(v) => Err(foreign(format!("schema `{}`", String::from_utf8_lossy(&v)))),
             None => {
                 let others = self.db.tree_names().len();
-                let empty = self.pages.is_empty() && self.queue.is_empty() && self.meta.is_empty();
+                let empty = self.group.tree(Tree::Pages).is_empty()
+                    && self.group.tree(Tree::Queue).is_empty()
+                    && meta.is_empty();
                 // A fresh sled db has only its default tree plus the ones we just opened.
                 if !empty || others > 1 + TREES {
                     return Err(foreign("a database without a focus schema".to_owned()));
                 }
-                self.meta
-                    .insert("schema", SCHEMA.as_bytes())
-                    .map_err(db_err)?;
+                meta.insert("schema", SCHEMA.as_bytes()).map_err(db_err)?;
                 self.db.flush().map_err(db_err)?;
                 Ok(())
             }
@@ -141,7 +156,7 @@ impl Store {
         &self.dir
     }
 
-    /// Commits one fetch atomically: the page is stored, it leaves the
+    /// Records one fetch atomically: the page is stored, it leaves the
     /// queue, its links are written (one value for all of them: a page
     /// with 40 links costs one write, not 80), and `newly_queued` URLs
     /// that are neither stored pages nor already queued join the queue.
@@ -165,25 +180,21 @@ impl Store {
         for q in newly_queued {
             queue_values.push((id_key(q.id), encode(q)?));
         }
-        let result: Result<usize, TransactionError<StoreError>> =
-            (&self.pages, &self.links, &self.queue).transaction(|(pages, links, queue)| {
-                pages.insert(&id_key(page.id), page_value.as_slice())?;
-                queue.remove(&id_key(page.id))?;
-                if let Some(v) = &links_value {
-                    links.insert(&id_key(page.id), v.as_slice())?;
+        let key = id_key(page.id);
+        let added = self.group.op(|op| {
+            op.insert(Tree::Pages, &key, page_value);
+            op.remove(Tree::Queue, &key);
+            if let Some(v) = links_value {
+                op.insert(Tree::Links, &key, v);
+            }
+            let mut added = 0;
+            for (key, value) in queue_values {
+                if !op.contains(Tree::Pages, &key)? && !op.contains(Tree::Queue, &key)? {
+                    op.insert(Tree::Queue, &key, value);
+                    added += 1;
                 }
-                let mut added = 0;
-                for (key, value) in &queue_values {
-                    if pages.get(key)?.is_none() && queue.get(key)?.is_none() {
-                        queue.insert(key, value.as_slice())?;
-                        added += 1;
-                    }
-                }
-                Ok::<usize, ConflictableTransactionError<StoreError>>(added)
-            });
-        let added = result.map_err(|e| match e {
-            TransactionError::Abort(e) => e,
-            TransactionError::Storage(e) => db_err(e),
+            }
+            Ok(added)
         })?;
         if self.cfg.sync_every_record {
             self.flush()?;
@@ -191,7 +202,7 @@ impl Store {
         Ok(added)
     }
 
-    /// Commits an attempt that failed transiently, atomically: the attempt
+    /// Records an attempt that failed transiently, atomically: the attempt
     /// is kept (under its crawl `seq`, so `pages.jsonl` can be rewritten)
     /// and its URL stays queued as `requeued` (with its new numtries).
     pub fn record_retry(
@@ -201,15 +212,10 @@ impl Store {
     ) -> Result<(), StoreError> {
         let value = encode(attempt)?;
         let queued = encode(requeued)?;
-        let result: Result<(), TransactionError<StoreError>> = (&self.attempts, &self.queue)
-            .transaction(|(attempts, queue)| {
-                attempts.insert(&id_key(attempt.seq), value.as_slice())?;
-                queue.insert(&id_key(requeued.id), queued.as_slice())?;
-                Ok::<(), ConflictableTransactionError<StoreError>>(())
-            });
-        result.map_err(|e| match e {
-            TransactionError::Abort(e) => e,
-            TransactionError::Storage(e) => db_err(e),
+        self.group.op(|op| {
+            op.insert(Tree::Attempts, &id_key(attempt.seq), value);
+            op.insert(Tree::Queue, &id_key(requeued.id), queued);
+            Ok(())
         })?;
         if self.cfg.sync_every_record {
             self.flush()?;
@@ -220,52 +226,67 @@ impl Store {
     /// Every attempt that put its URL back ([`Store::record_retry`]), in
     /// crawl order.
     pub fn retried_attempts(&self) -> impl Iterator<Item = Result<PageRecord, StoreError>> + '_ {
-        self.attempts.iter().map(|kv| {
-            let (k, v) = kv.map_err(db_err)?;
-            decode("attempts", &k, &v)
-        })
+        self.committed(Tree::Attempts, |k, v| decode("attempts", k, v))
     }
 
     /// Stores a page outside a fetch transaction (e.g. an imported record).
     pub fn put_page(&self, page: &PageRecord) -> Result<(), StoreError> {
-        self.pages
-            .insert(id_key(page.id), encode(page)?)
-            .map_err(db_err)?;
-        Ok(())
+        let value = encode(page)?;
+        self.group.op(|op| {
+            op.insert(Tree::Pages, &id_key(page.id), value);
+            Ok(())
+        })
     }
 
     /// The stored page with this id.
     pub fn get_page(&self, id: u64) -> Result<Option<PageRecord>, StoreError> {
         let key = id_key(id);
-        self.pages
-            .get(key)
-            .map_err(db_err)?
+        self.group
+            .get(Tree::Pages, &key)?
             .map(|v| decode("pages", &key, &v))
             .transpose()
     }
 
     /// True if a page with this id was recorded.
     pub fn contains_page(&self, id: u64) -> Result<bool, StoreError> {
-        self.pages.contains_key(id_key(id)).map_err(db_err)
+        Ok(self.group.get(Tree::Pages, &id_key(id))?.is_some())
     }
 
     /// Number of recorded pages.
-    pub fn page_count(&self) -> usize {
-        self.pages.len()
+    pub fn page_count(&self) -> Result<usize, StoreError> {
+        self.count(Tree::Pages)
     }
 
     /// Every recorded page, in id order.
     pub fn pages(&self) -> impl Iterator<Item = Result<PageRecord, StoreError>> + '_ {
-        self.pages.iter().map(|kv| {
+        self.committed(Tree::Pages, |k, v| decode("pages", k, v))
+    }
+
+    /// The entries of `t`, after committing the open group, each read by
+    /// `read`; a failed commit is the first item.
+    fn committed<'a, T: 'a>(
+        &'a self,
+        t: Tree,
+        read: impl Fn(&[u8], &[u8]) -> Result<T, StoreError> + 'a,
+    ) -> impl Iterator<Item = Result<T, StoreError>> + 'a {
+        let failed = self.group.commit().err().map(Err);
+        let entries = self.group.tree(t).iter().map(move |kv| {
             let (k, v) = kv.map_err(db_err)?;
-            decode("pages", &k, &v)
-        })
+            read(&k, &v)
+        });
+        failed.into_iter().chain(entries)
+    }
+
+    /// Entries in `t`, the open group's included.
+    fn count(&self, t: Tree) -> Result<usize, StoreError> {
+        let held = self.group.tree(t).len() as i64;
+        Ok(usize::try_from(held + self.group.len_change(t)?).unwrap_or(0))
     }
 
     /// Out-links of a page: (target id, target URL), by target id.
     pub fn outlinks(&self, id: u64) -> Result<Vec<(u64, String)>, StoreError> {
         let key = id_key(id);
-        match self.links.get(key).map_err(db_err)? {
+        match self.group.get(Tree::Links, &key)? {
             Some(v) => decode("links", &key, &v),
             None => Ok(Vec::new()),
         }
@@ -298,12 +319,12 @@ impl Store {
     pub fn links_with_urls(
         &self,
     ) -> impl Iterator<Item = Result<(u64, u64, String), StoreError>> + '_ {
-        self.links.iter().flat_map(|kv| {
-            let page = kv.map_err(db_err).and_then(|(k, v)| {
-                let from = id_of("links", &k, 0)?;
-                let to: Vec<(u64, String)> = decode("links", &k, &v)?;
-                Ok((from, to))
-            });
+        let pages = self.committed(Tree::Links, |k, v| {
+            let from = id_of("links", k, 0)?;
+            let to: Vec<(u64, String)> = decode("links", k, v)?;
+            Ok((from, to))
+        });
+        pages.flat_map(|page| {
             let links: Vec<Result<(u64, u64, String), StoreError>> = match page {
                 Ok((from, to)) => to.into_iter().map(|(t, url)| Ok((from, t, url))).collect(),
                 Err(e) => vec![Err(e)],
@@ -315,55 +336,59 @@ impl Store {
     /// Adds URLs to the persisted queue (seeds); already stored pages and
     /// already queued URLs are skipped. Returns how many were added.
     pub fn enqueue(&self, urls: &[QueuedUrl]) -> Result<usize, StoreError> {
-        let mut added = 0;
-        for q in urls {
-            let key = id_key(q.id);
-            if !self.pages.contains_key(key).map_err(db_err)?
-                && !self.queue.contains_key(key).map_err(db_err)?
-            {
-                self.queue.insert(key, encode(q)?).map_err(db_err)?;
-                added += 1;
+        let values = urls
+            .iter()
+            .map(|q| Ok((id_key(q.id), encode(q)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        self.group.op(|op| {
+            let mut added = 0;
+            for (key, value) in values {
+                if !op.contains(Tree::Pages, &key)? && !op.contains(Tree::Queue, &key)? {
+                    op.insert(Tree::Queue, &key, value);
+                    added += 1;
+                }
             }
-        }
-        Ok(added)
+            Ok(added)
+        })
     }
 
     /// Replaces a queued URL's record (after a priority raise).
     pub fn update_queued(&self, q: &QueuedUrl) -> Result<(), StoreError> {
         let key = id_key(q.id);
-        if self.queue.contains_key(key).map_err(db_err)? {
-            self.queue.insert(key, encode(q)?).map_err(db_err)?;
-        }
-        Ok(())
+        let value = encode(q)?;
+        self.group.op(|op| {
+            if op.contains(Tree::Queue, &key)? {
+                op.insert(Tree::Queue, &key, value);
+            }
+            Ok(())
+        })
     }
 
     /// A queued URL's record, if it is queued.
     pub fn get_queued(&self, id: u64) -> Result<Option<QueuedUrl>, StoreError> {
         let key = id_key(id);
-        self.queue
-            .get(key)
-            .map_err(db_err)?
+        self.group
+            .get(Tree::Queue, &key)?
             .map(|v| decode("queue", &key, &v))
             .transpose()
     }
 
     /// Removes a URL from the persisted queue (dropped by the frontier).
     pub fn remove_queued(&self, id: u64) -> Result<(), StoreError> {
-        self.queue.remove(id_key(id)).map_err(db_err)?;
-        Ok(())
+        self.group.op(|op| {
+            op.remove(Tree::Queue, &id_key(id));
+            Ok(())
+        })
     }
 
     /// Every queued URL, in id order (to re-push on resume).
     pub fn queued(&self) -> impl Iterator<Item = Result<QueuedUrl, StoreError>> + '_ {
-        self.queue.iter().map(|kv| {
-            let (k, v) = kv.map_err(db_err)?;
-            decode("queue", &k, &v)
-        })
+        self.committed(Tree::Queue, |k, v| decode("queue", k, v))
     }
 
     /// Number of queued URLs.
-    pub fn queued_count(&self) -> usize {
-        self.queue.len()
+    pub fn queued_count(&self) -> Result<usize, StoreError> {
+        self.count(Tree::Queue)
     }
 
     /// Stores a run-metadata value (seeds, configuration, counters).
@@ -371,15 +396,17 @@ impl Store {
         if key == "schema" {
             return Err(StoreError::Db("`schema` is reserved".to_owned()));
         }
-        self.meta.insert(key, encode(value)?).map_err(db_err)?;
-        Ok(())
+        let value = encode(value)?;
+        self.group.op(|op| {
+            op.insert(Tree::Meta, key.as_bytes(), value);
+            Ok(())
+        })
     }
 
     /// Reads a run-metadata value.
     pub fn get_meta<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, StoreError> {
-        self.meta
-            .get(key)
-            .map_err(db_err)?
+        self.group
+            .get(Tree::Meta, key.as_bytes())?
             .map(|v| decode("meta", key.as_bytes(), &v))
             .transpose()
     }
@@ -395,15 +422,24 @@ impl Store {
         Ok(self.models.get(name).map_err(db_err)?.map(|v| v.to_vec()))
     }
 
-    /// Forces everything written so far to disk.
+    /// Commits the open group of writes in one transaction: durable at
+    /// sled's next flush (within [`StoreConfig::flush_every_ms`]). A crawl
+    /// calls it once per batch.
+    pub fn commit(&self) -> Result<(), StoreError> {
+        self.group.commit()
+    }
+
+    /// Commits the open group and forces everything written so far to
+    /// disk.
     pub fn flush(&self) -> Result<(), StoreError> {
+        self.group.commit()?;
         self.db.flush().map_err(db_err)?;
         Ok(())
     }
 
     #[cfg(test)]
     pub(crate) fn raw_pages(&self) -> &sled::Tree {
-        &self.pages
+        self.group.tree(Tree::Pages)
     }
 }
 
@@ -466,7 +502,7 @@ mod tests {
             .unwrap();
         assert_eq!(added, 2, "the fetched page itself is not re-queued");
         assert!(s.contains_page(1).unwrap());
-        assert_eq!(s.queued_count(), 2);
+        assert_eq!(s.queued_count().unwrap(), 2);
         // One value per page: its links by target, each once.
         assert_eq!(
             s.outlinks(1).unwrap(),
@@ -483,7 +519,11 @@ mod tests {
         );
         s.record_fetch(&page(2, Some(1)), &[], &[queued(1)])
             .unwrap();
-        assert_eq!(s.queued_count(), 1, "a stored page is never queued again");
+        assert_eq!(
+            s.queued_count().unwrap(),
+            1,
+            "a stored page is never queued again"
+        );
     }
 
     #[test]
@@ -598,7 +638,11 @@ mod tests {
         };
         s.record_retry(&failed, &again).unwrap();
         assert_eq!(s.get_queued(2).unwrap(), Some(again));
-        assert_eq!(s.page_count(), 0, "no page yet: the URL is still queued");
+        assert_eq!(
+            s.page_count().unwrap(),
+            0,
+            "no page yet: the URL is still queued"
+        );
         let kept: Vec<PageRecord> = s.retried_attempts().map(Result::unwrap).collect();
         assert_eq!(kept, vec![failed]);
         // The second attempt succeeds: the URL is a page and leaves the queue.

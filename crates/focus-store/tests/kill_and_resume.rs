@@ -52,7 +52,7 @@ fn crawl(dir: &Path) {
         },
     )
     .unwrap();
-    if store.page_count() == 0 && store.queued_count() == 0 {
+    if store.page_count().unwrap() == 0 && store.queued_count().unwrap() == 0 {
         store.enqueue(&[queued(0, None)]).unwrap();
         store.flush().unwrap();
     }
@@ -171,7 +171,7 @@ fn kill_and_resume() {
         stored, reachable,
         "every reachable page stored, nothing else"
     );
-    assert_eq!(store.queued_count(), 0);
+    assert_eq!(store.queued_count().unwrap(), 0);
 
     let mut fetches: HashMap<u64, usize> = HashMap::new();
     for id in log_lines(dir.path()) {
