@@ -21,7 +21,6 @@
 //! term per document it was slower in memory (docs/classify.md), and the
 //! crawl classifies pages one at a time on rayon.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use focus_core::{Taxonomy, TopicId};
@@ -31,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::features::{self, FeatureConfig};
 use crate::model_io::{self, ModelKind};
 use crate::temper::{self, NodeEvidence, Temper};
+use crate::term_index::TermIndex;
 use crate::weights::softmax;
 use crate::{Classifier, ClassifyError, Example, Judgement};
 
@@ -113,21 +113,18 @@ pub struct HierNb {
     nodes: Vec<NodeModel>,
     /// The weight of word evidence ([`Temper::EXACT`] unless tempered).
     temper: Temper,
-    /// Which nodes use a term, and its row there; derived from `nodes` on
-    /// first use (a stored model does not carry it).
+    /// The nodes' `log θ` rows by term; derived from `nodes` on first use
+    /// (a stored model does not carry it).
     #[serde(skip)]
-    rows: OnceLock<HashMap<TermId, Vec<(u32, u32)>>>,
+    by_term: OnceLock<TermIndex>,
 }
 
-/// `(node, row)` of every feature of every node, by term.
-fn term_rows(nodes: &[NodeModel]) -> HashMap<TermId, Vec<(u32, u32)>> {
-    let mut rows: HashMap<TermId, Vec<(u32, u32)>> = HashMap::new();
-    for (n, m) in nodes.iter().enumerate() {
-        for (r, &t) in m.features.iter().enumerate() {
-            rows.entry(t).or_default().push((n as u32, r as u32));
-        }
-    }
-    rows
+fn term_index(nodes: &[NodeModel]) -> TermIndex {
+    TermIndex::build(
+        nodes
+            .iter()
+            .map(|m| (&m.features[..], &m.log_theta[..], m.children.len())),
+    )
 }
 
 impl HierNb {
@@ -152,7 +149,7 @@ impl HierNb {
             taxonomy: taxonomy.clone(),
             nodes,
             temper,
-            rows: OnceLock::new(),
+            by_term: OnceLock::new(),
         })
     }
 
@@ -184,7 +181,7 @@ impl HierNb {
         // One look-up per term for all nodes (not a search per node); the
         // sums run in the same order as `NodeModel::word_evidence`'s, so
         // the result is the same to the last bit.
-        let rows = self.rows.get_or_init(|| term_rows(&self.nodes));
+        let index = self.by_term.get_or_init(|| term_index(&self.nodes));
         let mut words: Vec<Vec<f64>> = self
             .nodes
             .iter()
@@ -192,13 +189,9 @@ impl HierNb {
             .collect();
         let mut tokens = vec![0.0; self.nodes.len()];
         for &(t, n) in counts.entries() {
-            for &(node, row) in rows.get(&t).map_or(&[][..], Vec::as_slice) {
-                let (node, row) = (node as usize, row as usize);
-                let m = &self.nodes[node];
-                let k = m.children.len();
-                let Some(theta) = m.log_theta.get(row * k..(row + 1) * k) else {
-                    continue;
-                };
+            for &row in index.rows(t) {
+                let node = row.node as usize;
+                let theta = index.values(row, words[node].len());
                 tokens[node] += n;
                 for (acc, lt) in words[node].iter_mut().zip(theta) {
                     *acc += n * lt;

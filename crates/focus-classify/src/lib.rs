@@ -61,6 +61,7 @@ pub mod model_io;
 pub mod svm;
 pub mod svm_spaces;
 pub mod temper;
+mod term_index;
 mod weights;
 
 pub use centroid::{CentroidConfig, CentroidQuality, Centroids, DocumentFrequencies};

@@ -80,7 +80,9 @@ impl Group {
     fn lock(&self) -> MutexGuard<'_, Writes> {
         // A panic while the lock was held left whole operations only (an
         // operation joins the group after it has succeeded).
-        self.writes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.writes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The value a read sees: the open group's write, else sled's.
@@ -143,7 +145,10 @@ impl Drop for Group {
     /// The last handle commits what is left, so a crawl that stops on an
     /// error keeps every whole operation it made.
     fn drop(&mut self) {
-        let w = self.writes.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let w = self
+            .writes
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Err(e) = commit(&self.trees, w) {
             eprintln!("focus-store: the last writes could not be committed: {e}");
         }
