@@ -8,29 +8,10 @@
 //! the node tables, never stored.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
+use focus_core::IdHashing;
 use focus_text::TermId;
-
-/// Term ids are already hashes of the term (or dense vocabulary ids): the
-/// map only needs to spread them once.
-#[derive(Default)]
-pub(crate) struct TermHasher(u64);
-
-impl Hasher for TermHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
 
 /// One node's row for a term: the node's index and where its `k` values
 /// start in [`TermIndex::values`].
@@ -43,7 +24,7 @@ pub(crate) struct NodeRow {
 /// Every node's row for every term, by term.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TermIndex {
-    by_term: HashMap<TermId, Range<u32>, BuildHasherDefault<TermHasher>>,
+    by_term: HashMap<TermId, Range<u32>, IdHashing>,
     rows: Vec<NodeRow>,
     values: Vec<f64>,
 }

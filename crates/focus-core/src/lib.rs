@@ -38,7 +38,7 @@ mod taxonomy_file;
 
 pub use canon::{CanonError, CanonicalUrl, Canonicalizer, MAX_HOST_BYTES, MAX_URL_BYTES};
 pub use contract::{Duplicate, DuplicateKind, PageLine, StopReason, Summary, TextLine};
-pub use hash::mix64;
+pub use hash::{mix64, IdHasher, IdHashing};
 pub use ids::{DomainKey, HostKey, PageId};
 pub use strategy::{
     defaults, ChildPriority, Crawler, Dispatch, FeatureSpace, Relevance, SoftOrder, Strategy,

@@ -3,9 +3,8 @@
 //! that is also the seen set ([`Entry`]: in memory, handed out, or cold).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-use focus_core::{CanonicalUrl, PageId};
+use focus_core::{CanonicalUrl, IdHashing, PageId};
 
 use crate::discipline::Key;
 use crate::spill::SpillRef;
@@ -58,26 +57,8 @@ impl Entry {
     }
 }
 
-/// Page ids are already XXH3 hashes: the map only needs to mix them once.
-#[derive(Default)]
-pub(crate) struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (n ^ (n >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    }
-}
-
 /// id → [`Entry`]: the seen set and where each queued URL is.
-pub(crate) type IdMap = HashMap<PageId, Entry, BuildHasherDefault<IdHasher>>;
+pub(crate) type IdMap = HashMap<PageId, Entry, IdHashing>;
 
 /// Where a queued URL's string lives.
 #[derive(Debug)]
