@@ -16,7 +16,8 @@ use common::lines;
 
 use focus_app::run_collections;
 use focus_cli::{CollectionArgs, CollectionPlan};
-use focus_core::PageLine;
+use focus_core::{Canonicalizer, PageLine};
+use focus_websim::{Web, WebConfig};
 
 use clap::Parser;
 
@@ -37,12 +38,18 @@ fn plan(out: &Path, extra: &[&str]) -> CollectionPlan {
 async fn collections_grow_from_nuggets_and_rank_above_their_categorys_share() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c");
-    let got = run_collections(&plan(
+    let crawl = plan(
         &out,
-        &["--max-pages", "800", "--never-follow", "/links"],
-    ))
-    .await
-    .unwrap();
+        &[
+            "--max-pages",
+            "800",
+            "--never-follow",
+            "/links",
+            "--never-follow",
+            "Click here",
+        ],
+    );
+    let got = run_collections(&crawl).await.unwrap();
     let r = &got.report;
     assert_eq!(r.collections.len(), focus_app::WEBSIM_TOPICS.len());
     for f in [
@@ -101,6 +108,33 @@ async fn collections_grow_from_nuggets_and_rank_above_their_categorys_share() {
         }
     }
     assert!(children > 400, "{children}");
+
+    // Nor was a page reached by a link whose anchor text is a never-follow
+    // text: the parent's link to it (the first, which the crawl reads) says
+    // something else, though parents have "click here" links to spare.
+    let web = Web::new(WebConfig::default(), crawl.crawl.seed).unwrap();
+    let canon = Canonicalizer::default();
+    let (mut checked, mut spared) = (0, 0);
+    for p in &pages {
+        let Some(parent) = p.parent.as_deref() else {
+            continue;
+        };
+        let html = web
+            .page_id(parent)
+            .and_then(|id| web.page_html(id))
+            .unwrap();
+        let doc = focus_html::analyze(&html, &canon.canonicalize(parent).unwrap(), &canon);
+        let mut links = doc.links.iter().filter(|l| !l.nofollow);
+        let anchor = |l: &focus_html::Link| l.anchor_text.trim().to_lowercase();
+        spared += links.clone().filter(|l| anchor(l) == "click here").count();
+        let to_page = links.find(|l| l.url.as_str() == p.url).unwrap();
+        assert_ne!(anchor(to_page), "click here", "{} from {parent}", p.url);
+        checked += 1;
+    }
+    assert!(
+        checked > 400 && spared > 50,
+        "{checked} links, {spared} spared"
+    );
 
     // Resumed, the crawl goes on from its pages to the new budget.
     let more = run_collections(&plan(&out, &["--max-pages", "900", "--resume"]))

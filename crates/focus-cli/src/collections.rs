@@ -80,7 +80,9 @@ pub struct CollectionArgs {
     #[arg(long, value_name = "N")]
     pub collection_size: Option<u64>,
 
-    /// Never queue a link whose URL contains this text (repeatable).
+    /// Never queue a link whose URL contains this text or whose anchor text
+    /// is this text, word for word ignoring case and punctuation: `next`
+    /// drops "Next »" links, not "Next generation" (repeatable).
     #[arg(long = "never-follow", value_name = "TEXT")]
     pub never_follow: Vec<String>,
 }

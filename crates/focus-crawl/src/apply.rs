@@ -200,14 +200,15 @@ pub(crate) fn apply(
             let queue = rules.policy.queue_of(&verdict);
             let outlinks = j.links.iter().enumerate().map(|(i, (_, url))| {
                 let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
-                (url, features, j.link_anchors.get(i).map(String::as_str))
+                let anchor = j.link_anchors.get(i).map_or("", String::as_str);
+                (url, features, anchor)
             });
             // A parent (backlink expansion) is queued as if the page
             // linked to it: the page's evidence is what sends the crawl
             // there. It has no link features or anchor of its own.
-            let parents = j.parents.iter().flatten().map(|url| (url, &[][..], None));
+            let parents = j.parents.iter().flatten().map(|url| (url, &[][..], ""));
             for (url, features, anchor) in outlinks.chain(parents) {
-                if !rules.policy.follows(url) {
+                if !rules.policy.follows(url, anchor) {
                     continue;
                 }
                 let domain = url.domain_key();
@@ -224,8 +225,8 @@ pub(crate) fn apply(
                 match st.frontier.push(cand.clone()) {
                     PushResult::Queued => {
                         let mut q = queued(&cand, &st.frontier, features);
-                        if let (true, Some(a)) = (keeps_cited, anchor) {
-                            cited::add(&mut q.cited, a);
+                        if keeps_cited {
+                            cited::add(&mut q.cited, anchor);
                         }
                         new.push(q);
                     }
@@ -237,10 +238,8 @@ pub(crate) fn apply(
                         st.store.update_queued(&q)?;
                     }
                     // Found again while it waits: one more description.
-                    PushResult::AlreadySeen if keeps_cited => {
-                        if let Some(a) = anchor {
-                            cited::add_to_stored(&st.store, cand.id.0, a)?;
-                        }
+                    PushResult::AlreadySeen if keeps_cited && !anchor.trim().is_empty() => {
+                        cited::add_to_stored(&st.store, cand.id.0, anchor)?;
                     }
                     PushResult::AlreadySeen | PushResult::Dropped => {}
                 }

@@ -125,7 +125,7 @@ impl Policy for Bingo {
             None => Expansion::Prune,
         }
     }
-    fn follows(&self, url: &CanonicalUrl) -> bool {
+    fn follows(&self, url: &CanonicalUrl, _anchor: &str) -> bool {
         self.domains.is_empty() || self.domains.contains(&url.domain_key())
     }
     fn topic_caps(&self) -> Option<TopicCaps> {
@@ -260,8 +260,8 @@ mod tests {
             .unwrap();
         let p = Bingo::learning(&[seed]);
         let url = |u: &str| canon.canonicalize(u).unwrap();
-        assert!(p.follows(&url("http://pages.cs.wisc.edu/papers.html")));
-        assert!(!p.follows(&url("http://research.microsoft.com/~gray/")));
-        assert!(Bingo::harvesting().follows(&url("http://research.microsoft.com/~gray/")));
+        assert!(p.follows(&url("http://pages.cs.wisc.edu/papers.html"), ""));
+        assert!(!p.follows(&url("http://research.microsoft.com/~gray/"), ""));
+        assert!(Bingo::harvesting().follows(&url("http://research.microsoft.com/~gray/"), ""));
     }
 }

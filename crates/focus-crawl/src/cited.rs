@@ -65,18 +65,17 @@ pub(crate) fn add_to_stored(store: &Store, id: u64, anchor: &str) -> Result<(), 
 }
 
 /// `fresh` (an entry about to be written over a queued URL's) with the
-/// anchors the store already keeps for it, and `anchor` after them.
+/// anchors the store already keeps for it, and `anchor` (unless empty)
+/// after them.
 pub(crate) fn carried_over(
     store: &Store,
     mut fresh: QueuedUrl,
-    anchor: Option<&str>,
+    anchor: &str,
 ) -> Result<QueuedUrl, CrawlError> {
     if let Some(q) = store.get_queued(fresh.id)? {
         fresh.cited = q.cited;
     }
-    if let Some(a) = anchor {
-        add(&mut fresh.cited, a);
-    }
+    add(&mut fresh.cited, anchor);
     Ok(fresh)
 }
 
@@ -122,7 +121,7 @@ mod tests {
             cited: Vec::new(),
             ..q
         };
-        let raised = carried_over(&store, raised, Some("third")).unwrap();
+        let raised = carried_over(&store, raised, "third").unwrap();
         assert_eq!(raised.cited, ["first", "second", "third"]);
         assert_eq!(raised.priority, 0.9);
     }

@@ -9,8 +9,10 @@
 //! halving their priority. The frontier is first come first served, as
 //! Mercator's was. Two of the paper's other stop rules live here too: a
 //! collection that holds `capacity` nuggets is full (its centroid no longer
-//! makes nuggets), and links whose URL contains a never-follow pattern are
-//! not queued.
+//! makes nuggets), and a link is not queued when its URL contains a
+//! never-follow text or its anchor text is one (the paper's "links never to
+//! follow (e.g. 'next', 'previous', 'about')": compared word for word,
+//! case and punctuation aside).
 //!
 //! The nugget counts are the only state: [`expand`](Policy::expand) runs in
 //! the crawl's pop order, so the same seed gives the same crawl, and a
@@ -35,7 +37,7 @@ pub struct CollectionSynthesis {
     threshold: f64,
     cutoff: u8,
     capacity: Option<u64>,
-    never_follow: Vec<String>,
+    never_follow: Vec<NeverFollow>,
     /// Nuggets per collection so far.
     sizes: Mutex<BTreeMap<TopicId, u64>>,
 }
@@ -69,10 +71,18 @@ impl CollectionSynthesis {
         }
     }
 
-    /// Links whose URL contains any of `patterns` are never queued.
+    /// Links whose URL contains any of `patterns`, or whose anchor text is
+    /// one of them (word for word, ignoring case and punctuation: "next"
+    /// matches "Next »", not "Next generation"), are never queued.
     pub fn never_following(self, patterns: Vec<String>) -> Self {
         Self {
-            never_follow: patterns,
+            never_follow: patterns
+                .into_iter()
+                .map(|text| NeverFollow {
+                    words: words(&text),
+                    text,
+                })
+                .collect(),
             ..self
         }
     }
@@ -134,10 +144,31 @@ impl Policy for CollectionSynthesis {
             None => Expansion::Prune,
         }
     }
-    fn follows(&self, url: &CanonicalUrl) -> bool {
-        let url = url.as_str();
-        !self.never_follow.iter().any(|p| url.contains(p.as_str()))
+    fn follows(&self, url: &CanonicalUrl, anchor: &str) -> bool {
+        if self.never_follow.is_empty() {
+            return true;
+        }
+        let (url, anchor) = (url.as_str(), words(anchor));
+        !self
+            .never_follow
+            .iter()
+            .any(|p| url.contains(p.text.as_str()) || (!p.words.is_empty() && p.words == anchor))
     }
+}
+
+/// A never-follow text, and its words for comparing with anchor texts.
+#[derive(Debug)]
+struct NeverFollow {
+    text: String,
+    words: Vec<String>,
+}
+
+/// The lower-cased alphanumeric words of `text`.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
@@ -258,11 +289,24 @@ mod tests {
     }
 
     #[test]
-    fn never_follow_patterns_drop_links_by_url() {
-        let p = CollectionSynthesis::default().never_following(vec!["/about".into()]);
+    fn never_follow_patterns_drop_links_by_url_or_by_anchor_text() {
+        let p = CollectionSynthesis::default().never_following(vec![
+            "/about".into(),
+            "next".into(),
+            "Read more".into(),
+        ]);
         let url = |s: &str| s.parse::<CanonicalUrl>().unwrap();
-        assert!(!p.follows(&url("http://a.test/about/us.html")));
-        assert!(p.follows(&url("http://a.test/algebra.html")));
+        let algebra = url("http://a.test/algebra.html");
+        assert!(!p.follows(&url("http://a.test/about/us.html"), "Our team"));
+        assert!(p.follows(&algebra, "Linear algebra"));
+        // The paper's "links never to follow": by their text, word for word.
+        assert!(!p.follows(&algebra, "Next »"));
+        assert!(!p.follows(&algebra, " NEXT "));
+        assert!(!p.follows(&algebra, "read more..."));
+        assert!(p.follows(&algebra, "Next generation algebra"));
+        assert!(p.follows(&algebra, "read"));
+        assert!(p.follows(&algebra, ""), "no anchor text is no match");
+        assert!(CollectionSynthesis::default().follows(&algebra, "next"));
         assert_eq!(p.order(), Order::BreadthFirst);
         assert!(!p.uses_distiller());
     }

@@ -27,8 +27,8 @@ pub(crate) struct Judged {
     pub(crate) final_id: Option<PageId>,
     pub(crate) links: Vec<(PageId, CanonicalUrl)>,
     pub(crate) link_features: Vec<Box<[u32]>>,
-    /// Each link's anchor text, when the crawl keeps predecessor anchors
-    /// ([`crate::cited`]; empty otherwise).
+    /// Each link's anchor text, beside `links` (a policy's never-follow
+    /// rule reads it, and [`crate::cited`] keeps it).
     pub(crate) link_anchors: Vec<String>,
     pub(crate) judgement: Option<Judgement>,
     pub(crate) follow: bool,
@@ -166,12 +166,10 @@ pub(crate) fn judge(
     } else {
         Vec::new()
     };
-    let link_anchors = if crate::cited::kept(analysis) {
-        kept.iter().map(|l| l.anchor_text.clone()).collect()
-    } else {
-        Vec::new()
-    };
-    let links = kept.into_iter().map(|l| (l.url.page_id(), l.url)).collect();
+    let (links, link_anchors) = kept
+        .into_iter()
+        .map(|l| ((l.url.page_id(), l.url), l.anchor_text))
+        .unzip();
     Judged {
         record,
         retry: Retry::Never,

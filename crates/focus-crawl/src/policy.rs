@@ -203,9 +203,10 @@ pub trait Policy: Send + Sync {
     fn uses_link_model(&self) -> bool {
         false
     }
-    /// Whether a link to `url` may be followed at all (a crawler's list of
-    /// URLs never to download); every link by default.
-    fn follows(&self, _url: &CanonicalUrl) -> bool {
+    /// Whether a link to `url` with anchor text `anchor` may be followed
+    /// at all (a crawler's list of links never to follow or URLs never to
+    /// download); every link by default.
+    fn follows(&self, _url: &CanonicalUrl, _anchor: &str) -> bool {
         true
     }
     /// Bounded per-topic queues for the frontier (BINGO!'s), the topic of a
