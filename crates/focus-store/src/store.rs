@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::codec::{decode, encode, id_key, id_of};
 use crate::error::StoreError;
-use crate::group::{Group, Tree, GROUPED_TREES};
+use crate::group::{Group, Op, Tree, GROUPED_TREES};
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
@@ -176,10 +176,7 @@ impl Store {
             sorted.dedup_by_key(|(to, _)| *to);
             Some(encode(&sorted)?)
         };
-        let mut queue_values = Vec::with_capacity(newly_queued.len());
-        for q in newly_queued {
-            queue_values.push((id_key(q.id), encode(q)?));
-        }
+        let queue_values = encode_queued(newly_queued)?;
         let key = id_key(page.id);
         let added = self.group.op(|op| {
             op.insert(Tree::Pages, &key, page_value);
@@ -187,14 +184,7 @@ impl Store {
             if let Some(v) = links_value {
                 op.insert(Tree::Links, &key, v);
             }
-            let mut added = 0;
-            for (key, value) in queue_values {
-                if !op.contains(Tree::Pages, &key)? && !op.contains(Tree::Queue, &key)? {
-                    op.insert(Tree::Queue, &key, value);
-                    added += 1;
-                }
-            }
-            Ok(added)
+            queue_new(op, queue_values)
         })?;
         if self.cfg.sync_every_record {
             self.flush()?;
@@ -336,20 +326,8 @@ impl Store {
     /// Adds URLs to the persisted queue (seeds); already stored pages and
     /// already queued URLs are skipped. Returns how many were added.
     pub fn enqueue(&self, urls: &[QueuedUrl]) -> Result<usize, StoreError> {
-        let values = urls
-            .iter()
-            .map(|q| Ok((id_key(q.id), encode(q)?)))
-            .collect::<Result<Vec<_>, StoreError>>()?;
-        self.group.op(|op| {
-            let mut added = 0;
-            for (key, value) in values {
-                if !op.contains(Tree::Pages, &key)? && !op.contains(Tree::Queue, &key)? {
-                    op.insert(Tree::Queue, &key, value);
-                    added += 1;
-                }
-            }
-            Ok(added)
-        })
+        let values = encode_queued(urls)?;
+        self.group.op(|op| queue_new(op, values))
     }
 
     /// Replaces a queued URL's record (after a priority raise).
@@ -441,6 +419,29 @@ impl Store {
     pub(crate) fn raw_pages(&self) -> &sled::Tree {
         self.group.tree(Tree::Pages)
     }
+}
+
+/// A queued URL's key and encoded record.
+type Encoded = ([u8; 8], Vec<u8>);
+
+/// Each URL's key and encoded record.
+fn encode_queued(urls: &[QueuedUrl]) -> Result<Vec<Encoded>, StoreError> {
+    urls.iter()
+        .map(|q| Ok((id_key(q.id), encode(q)?)))
+        .collect()
+}
+
+/// Queues the URLs that are neither stored pages nor already queued;
+/// how many.
+fn queue_new(op: &mut Op<'_>, urls: Vec<([u8; 8], Vec<u8>)>) -> Result<usize, StoreError> {
+    let mut added = 0;
+    for (key, value) in urls {
+        if !op.contains(Tree::Pages, &key)? && !op.contains(Tree::Queue, &key)? {
+            op.insert(Tree::Queue, &key, value);
+            added += 1;
+        }
+    }
+    Ok(added)
 }
 
 #[cfg(test)]
