@@ -31,3 +31,8 @@ pub enum StoreError {
     #[error("export: {0}")]
     Io(#[from] std::io::Error),
 }
+
+/// A sled error, as [`StoreError::Db`].
+pub(crate) fn db_err(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Db(e.to_string())
+}

@@ -17,7 +17,7 @@ use std::sync::{Mutex, MutexGuard};
 use sled::transaction::TransactionError;
 use sled::{IVec, Transactional};
 
-use crate::error::StoreError;
+use crate::error::{db_err, StoreError};
 
 /// The trees whose writes are grouped (models are written directly: they
 /// are large, rare and not part of any fetch).
@@ -37,10 +37,6 @@ impl Tree {
     fn index(self) -> usize {
         self as usize
     }
-}
-
-fn db_err(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Db(e.to_string())
 }
 
 /// A pending value: `None` is a removal.

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::codec::{decode, encode, id_key, id_of};
-use crate::error::StoreError;
+use crate::error::{db_err, StoreError};
 use crate::group::{Group, Op, Tree, GROUPED_TREES};
 use crate::records::{PageRecord, QueuedUrl};
 
@@ -85,10 +85,6 @@ impl std::fmt::Debug for Store {
             .field("dir", &self.dir)
             .finish_non_exhaustive()
     }
-}
-
-fn db_err(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Db(e.to_string())
 }
 
 impl Store {
