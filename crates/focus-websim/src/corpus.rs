@@ -357,6 +357,39 @@ impl Site for Corpus {
             .collect()
     }
 
+    /// The words of the topic's own name that most pages do not hold;
+    /// when none is left (the Wikispeedia category `IT`, whose one word is
+    /// "it"), the words of its subtopics' names, as a person would
+    /// describe a category whose name no search can use by what it holds.
+    fn topic_query(&self, topic: TopicId) -> String {
+        let index = self
+            .search_index
+            .get_or_init(|| search::SearchIndex::build(self));
+        let tax = self.taxonomy();
+        let telling = |name: &str| -> Vec<String> {
+            search::words(name)
+                .filter(|w| !index.is_common(w))
+                .collect()
+        };
+        let own = telling(tax.name(topic));
+        if !own.is_empty() {
+            return own.join(" ");
+        }
+        let mut words: Vec<String> = Vec::new();
+        for &child in tax.children(topic) {
+            for w in telling(tax.name(child)) {
+                if !words.contains(&w) {
+                    words.push(w);
+                }
+            }
+        }
+        if words.is_empty() {
+            search::words(tax.name(topic)).collect::<Vec<_>>().join(" ")
+        } else {
+            words.join(" ")
+        }
+    }
+
     fn seed_urls(&self, topic: TopicId, n: usize) -> Vec<String> {
         self.ranked(topic)
             .into_iter()

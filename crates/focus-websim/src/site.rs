@@ -60,7 +60,7 @@ pub trait Site: Send + Sync + std::fmt::Debug {
     /// to find it (the query of collection synthesis, standing in for
     /// Bergmark's Google queries): by default the words of the topic's
     /// own name (`Science/Chemistry/Chemical_elements` → `chemical
-    /// elements`).
+    /// elements`); a corpus leaves out the words most of its pages hold.
     fn topic_query(&self, topic: TopicId) -> String {
         let path = self.taxonomy().path(topic);
         let last = path.rsplit('/').next().unwrap_or(path);

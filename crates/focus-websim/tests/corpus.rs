@@ -81,6 +81,27 @@ fn wikispeedia_replays_as_one_site() {
         let src = c.page_id(b).unwrap();
         assert!(c.out_links(src).contains(&pid));
     }
+    // A topic is queried by the words of its name that most pages lack;
+    // `IT`'s one word is in most pages, so its subtopics' names stand in.
+    assert_eq!(c.topic_query(birds), "birds");
+    let it = c.find_topic("IT").unwrap();
+    let query = c.topic_query(it);
+    assert!(
+        query.contains("software") && query.contains("cryptography"),
+        "{query}"
+    );
+    assert!(
+        !query
+            .split(' ')
+            .any(|w| w == "it" || w == "the" || w == "and"),
+        "{query}"
+    );
+    let it_pages = c.search(&query, 7);
+    let in_it = it_pages
+        .iter()
+        .filter(|u| c.truth_relevant(u, &[it]) == Some(true))
+        .count();
+    assert!(in_it >= 4, "{in_it} of {it_pages:?} in IT");
     // Seeds are the most linked-to pages of a topic; samples avoid them.
     let seeds = c.seed_urls(birds, 3);
     assert_eq!(seeds.len(), 3);

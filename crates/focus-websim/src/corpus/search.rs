@@ -36,7 +36,7 @@ pub(super) fn backlinks(corpus: &Corpus) -> Vec<Vec<u32>> {
 }
 
 /// Lower-case alphanumeric words.
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
@@ -97,6 +97,14 @@ impl SearchIndex {
             lengths,
             mean_length: mean_length.max(1.0),
         }
+    }
+
+    /// Whether `word` is in more than half the indexed pages: a word that
+    /// common selects nothing (a search engine's stop word, such as "it").
+    pub(super) fn is_common(&self, word: &str) -> bool {
+        self.postings
+            .get(word)
+            .is_some_and(|list| list.len() * 2 > self.lengths.len())
     }
 
     /// Up to `max` page ids by BM25 score of `query` (ties by id).
