@@ -26,10 +26,10 @@ pub(super) fn section(
          what the search should find. One short crawl of {n} pages (learning phase {}), then \
          the local search (`bingo search`, default `combined` ranking) for the topic's query \
          (the web's `topic_query`: on the websim the head of the topic's vocabulary, on the \
-         corpus the words of its name), over every indexed page and with `--topic`, and the \
-         crawl result ranked by SVM confidence; the training pages are left out of every \
-         ranking (the user has them). **Found** means fetched and kept by the crawl, so in \
-         the local index. Beside it, a breadth-first crawl from the same seeds with the same \
+         corpus the words of its name that most pages lack), over every indexed page and \
+         with `--topic`, and the crawl result ranked by SVM confidence; the training pages \
+         are left out of every ranking (the user has them). **Found** means fetched and kept \
+         by the crawl, so in the local index. Beside it, a breadth-first crawl from the same seeds with the same \
          budget and fetcher (`focus-soft --baseline bfs`).\n\n\
          | web | needle | pages | hidden | attempts | positively classified | hidden found | breadth-first found | hidden found and classified in the topic | at least half found | hidden in confidence top 10 | top 20 | seconds |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|---|",
