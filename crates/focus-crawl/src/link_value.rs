@@ -24,9 +24,9 @@
 //! (cross-site links on a one-site web) is therefore no better than the
 //! other: the factor stays 1. Compared with a fixed prior of 1, this keeps
 //! a one-site crawl's priorities on one scale: every link there is
-//! same-site, and a factor falling with the same-site yield (to 0.59 after
-//! about 100 pages of a Wikispeedia crawl) left the links queued early
-//! above the better links of every page fetched later.
+//! same-site, and a factor falling with the same-site yield left the links
+//! queued early above the better links of every page fetched later
+//! (`docs/crawl.md`, "Link kinds").
 
 use focus_core::DomainKey;
 

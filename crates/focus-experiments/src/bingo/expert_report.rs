@@ -29,8 +29,8 @@ pub(super) fn section(
          corpus the words of its name that most pages lack), over every indexed page and \
          with `--topic`, and the crawl result ranked by SVM confidence; the training pages \
          are left out of every ranking (the user has them). **Found** means fetched and kept \
-         by the crawl, so in the local index. Beside it, a breadth-first crawl from the same seeds with the same \
-         budget and fetcher (`focus-soft --baseline bfs`).\n\n\
+         by the crawl, so in the local index. Beside it, a breadth-first crawl from the same \
+         seeds with the same budget and fetcher (`focus-soft --baseline bfs`).\n\n\
          | web | needle | pages | hidden | attempts | positively classified | hidden found | breadth-first found | hidden found and classified in the topic | at least half found | hidden in confidence top 10 | top 20 | seconds |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|---|",
         super::learning_pages(n)

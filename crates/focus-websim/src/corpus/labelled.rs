@@ -333,4 +333,36 @@ mod tests {
             vec!["http://other.org/x.html".to_owned()]
         );
     }
+    #[test]
+    fn a_topic_named_by_common_words_is_queried_by_its_subtopics() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let host = root.join("www.example.com");
+        std::fs::create_dir_all(&host).unwrap();
+        // "it", "and" and "the" are on every page, "software" and "hardware" on
+        // one each.
+        let pages = [
+            ("a.html", "it and the software page", "it/software"),
+            (
+                "b.html",
+                "it and the hardware page",
+                "it/hardware_and_the_rest",
+            ),
+            ("c.html", "it and the garden page", "home/garden"),
+        ];
+        let mut labels = String::new();
+        for (file, text, topic) in pages {
+            std::fs::write(host.join(file), format!("<p>{text}</p>")).unwrap();
+            labels.push_str(&format!("http://www.example.com/{file}\t{topic}\n"));
+        }
+        std::fs::write(root.join("labels.tsv"), labels).unwrap();
+        let c = Corpus::load(root).unwrap();
+        let tax = c.taxonomy();
+        let it = tax.find("it").unwrap();
+        assert_eq!(c.topic_query(it), "hardware rest software");
+        // A name with a telling word keeps only that word.
+        let rest = tax.find("it/hardware_and_the_rest").unwrap();
+        assert_eq!(c.topic_query(rest), "hardware rest");
+        assert_eq!(c.topic_query(tax.find("home/garden").unwrap()), "garden");
+    }
 }
