@@ -350,11 +350,12 @@ mod tests {
             ),
             ("c.html", "it and the garden page", "home/garden"),
         ];
-        let mut labels = String::new();
+        let mut labels = Vec::new();
         for (file, text, topic) in pages {
             std::fs::write(host.join(file), format!("<p>{text}</p>")).unwrap();
-            labels.push_str(&format!("http://www.example.com/{file}\t{topic}\n"));
+            labels.push(format!("http://www.example.com/{file}\t{topic}\n"));
         }
+        let labels = labels.concat();
         std::fs::write(root.join("labels.tsv"), labels).unwrap();
         let c = Corpus::load(root).unwrap();
         let tax = c.taxonomy();
