@@ -139,6 +139,10 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
         "papers' rule: same-site {same:.3}, cross-site {cross:.3}"
     );
     let (same_d, cross_d) = yields(&soft);
+    eprintln!(
+        "harvest: default {s:.3}, papers' rule {p:.3}, breadth-first {b:.3}; \
+         yields same/cross: default {same_d:.3}/{cross_d:.3}, papers' rule {same:.3}/{cross:.3}"
+    );
     assert!(
         same_d > cross_d && cross_d >= cross,
         "default: same-site {same_d:.3}, cross-site {cross_d:.3} (papers' rule: {cross:.3})"
@@ -371,6 +375,11 @@ async fn dead_links_are_counted_and_dead_hosts_wait() {
     assert!(errors(&out, "status_404").contains(&true));
     let (_, kinds_out) = crawl("link-kinds", ChildPriority::LinkKinds).await;
     let dns = |out: &Path| errors(out, "dns_error").iter().filter(|&&e| e).count();
+    eprintln!(
+        "after 500: {share:.3} failed; dead names asked: {} with host health, {} without",
+        dns(&out),
+        dns(&kinds_out)
+    );
     assert!(
         dns(&out) < dns(&kinds_out),
         "dead names asked: {} with host health, {} without",
