@@ -429,7 +429,7 @@ fn encode_queued(urls: &[QueuedUrl]) -> Result<Vec<Encoded>, StoreError> {
 
 /// Queues the URLs that are neither stored pages nor already queued;
 /// how many.
-fn queue_new(op: &mut Op<'_>, urls: Vec<([u8; 8], Vec<u8>)>) -> Result<usize, StoreError> {
+fn queue_new(op: &mut Op<'_>, urls: Vec<Encoded>) -> Result<usize, StoreError> {
     let mut added = 0;
     for (key, value) in urls {
         if !op.contains(Tree::Pages, &key)? && !op.contains(Tree::Queue, &key)? {

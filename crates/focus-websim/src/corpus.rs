@@ -226,6 +226,13 @@ impl Corpus {
         format!("http://{}{}", self.hosts[page.host as usize], page.path)
     }
 
+    /// The keyword index, built on first use (by a search or a topic's
+    /// query).
+    fn search_index(&self) -> &search::SearchIndex {
+        self.search_index
+            .get_or_init(|| search::SearchIndex::build(self))
+    }
+
     /// Pages labelled `topic` or below it, most linked-to first (ties by
     /// id): the corpus's "popular" pages of a topic.
     fn ranked(&self, topic: TopicId) -> Vec<u32> {
@@ -347,10 +354,7 @@ impl Site for Corpus {
     }
 
     fn search(&self, query: &str, max: usize) -> Vec<String> {
-        let index = self
-            .search_index
-            .get_or_init(|| search::SearchIndex::build(self));
-        index
+        self.search_index()
             .query(query, max)
             .into_iter()
             .filter_map(|p| self.page_url(p))
@@ -362,32 +366,26 @@ impl Site for Corpus {
     /// "it"), the words of its subtopics' names, as a person would
     /// describe a category whose name no search can use by what it holds.
     fn topic_query(&self, topic: TopicId) -> String {
-        let index = self
-            .search_index
-            .get_or_init(|| search::SearchIndex::build(self));
+        let index = self.search_index();
         let tax = self.taxonomy();
-        let telling = |name: &str| -> Vec<String> {
-            search::words(name)
-                .filter(|w| !index.is_common(w))
-                .collect()
-        };
-        let own = telling(tax.name(topic));
-        if !own.is_empty() {
-            return own.join(" ");
+        let telling = |w: &String| !index.is_common(w);
+        let name: Vec<String> = search::words(tax.name(topic)).collect();
+        if name.iter().any(telling) {
+            return name
+                .into_iter()
+                .filter(telling)
+                .collect::<Vec<_>>()
+                .join(" ");
         }
         let mut words: Vec<String> = Vec::new();
         for &child in tax.children(topic) {
-            for w in telling(tax.name(child)) {
+            for w in search::words(tax.name(child)).filter(telling) {
                 if !words.contains(&w) {
                     words.push(w);
                 }
             }
         }
-        if words.is_empty() {
-            search::words(tax.name(topic)).collect::<Vec<_>>().join(" ")
-        } else {
-            words.join(" ")
-        }
+        if words.is_empty() { name } else { words }.join(" ")
     }
 
     fn seed_urls(&self, topic: TopicId, n: usize) -> Vec<String> {

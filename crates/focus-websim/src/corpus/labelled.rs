@@ -333,6 +333,7 @@ mod tests {
             vec!["http://other.org/x.html".to_owned()]
         );
     }
+
     #[test]
     fn a_topic_named_by_common_words_is_queried_by_its_subtopics() {
         let tmp = tempfile::tempdir().unwrap();
