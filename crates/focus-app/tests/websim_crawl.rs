@@ -184,7 +184,9 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
     // the original did (persisted insertion rank and server load), so the
     // page sets agree.
     let straight = dir.path().join("straight");
+    let started = std::time::Instant::now();
     run(&plan(&straight, 300, Crawler::SOFT)).await.unwrap();
+    let took = started.elapsed();
     // The same seed gives the same crawl, page for page.
     let again = dir.path().join("again");
     run(&plan(&again, 300, Crawler::SOFT)).await.unwrap();
@@ -211,13 +213,16 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
     // Ctrl-C and --time-limit stop between batches. Resumed from such a
     // stop (frontier, server loads, host limits, the logical clock and the
     // hosts' cool-downs restored), the crawl is the uninterrupted one page
-    // for page. Where the limit falls depends on this machine's speed, so
-    // try shorter and longer ones until one stops the crawl part-way.
+    // for page. Where the limit falls depends on this machine's speed and
+    // load (the set-up counts too), so try fractions of what the whole
+    // crawl took just now, then a wider grid, until one stops it part-way.
     let mut stopped_at = None;
-    for ms in [150, 300, 600, 1200, 2400, 4800] {
-        let out = dir.path().join(format!("limited-{ms}"));
+    let fractions = [0.6, 0.75, 0.45, 0.9, 0.3].map(|f| took.mul_f64(f));
+    let grid = [150, 300, 600, 1200, 2400, 4800].map(std::time::Duration::from_millis);
+    for (i, limit) in fractions.into_iter().chain(grid).enumerate() {
+        let out = dir.path().join(format!("limited-{i}"));
         let mut limited = plan(&out, 300, Crawler::SOFT);
-        limited.time_limit = Some(std::time::Duration::from_millis(ms));
+        limited.time_limit = Some(limit);
         let s = run(&limited).await.unwrap();
         if s.pages_fetched > 0 && s.pages_fetched < 300 {
             assert_eq!(s.stopped_because, focus_core::StopReason::TimeLimit);
