@@ -181,6 +181,11 @@ pub(crate) fn apply(
     if duplicate.is_none() {
         learn_link(&mut st.tally, parent_site.as_ref(), &site, record.relevance);
         learn_link_model(&mut st.tally, record);
+        meet_links(
+            &mut st.tally,
+            &site,
+            j.links.iter().map(|(_, u)| u.domain_key()),
+        );
     }
     let mut new: Vec<QueuedUrl> = Vec::new();
     if let (Some(judgement), true, None) = (&j.judgement, j.follow, duplicate) {
@@ -413,6 +418,22 @@ pub(crate) fn learn_link(
     if let Some((parent_relevance, parent_site)) = parent {
         let kind = LinkKind::between(parent_site, site);
         tally.links.observe(*parent_relevance, kind, relevance);
+    }
+}
+
+/// Teaches the tally's link values which kinds of link a page on `site`
+/// offers, from the sites its stored out-links lead to (read lazily: once
+/// both kinds have been met nothing more is learnt).
+pub(crate) fn meet_links(
+    tally: &mut Tally,
+    site: &DomainKey,
+    targets: impl IntoIterator<Item = DomainKey>,
+) {
+    for to in targets {
+        if tally.links.met_both_kinds() {
+            break;
+        }
+        tally.links.meet(LinkKind::between(site, &to));
     }
 }
 

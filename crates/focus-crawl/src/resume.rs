@@ -14,7 +14,7 @@ use focus_frontier::{Candidate, TunnelState};
 
 use crate::apply::{
     harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
-    queued, stored_seq, CrawlState, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
+    meet_links, queued, stored_seq, CrawlState, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
@@ -109,7 +109,7 @@ pub(crate) fn resume(
     for a in retried {
         replay_retried(st, &a, analysis, scorer, &url_of, &mut hosts)?;
     }
-    rebuild_graph(st, &pages)?;
+    rebuild_graph(st, &pages, &sites, &canon)?;
     for host in &hosts {
         if let Some(limit) = st.store.get_meta::<u32>(&host_limit_key(host))? {
             st.frontier.set_host_limit(host, limit);
@@ -190,11 +190,21 @@ fn host_id(url: &str) -> u64 {
     HostKey::of_url(url).map_or(0, |h| h.id())
 }
 
-/// The link graph of the stored pages and links.
-fn rebuild_graph(st: &mut CrawlState, pages: &[focus_store::PageRecord]) -> Result<(), CrawlError> {
+/// The link graph of the stored pages and links, and the kinds of link
+/// the crawl had met.
+fn rebuild_graph(
+    st: &mut CrawlState,
+    pages: &[focus_store::PageRecord],
+    sites: &HashMap<u64, (f64, DomainKey)>,
+    canon: &Canonicalizer,
+) -> Result<(), CrawlError> {
     let mut out: HashMap<u64, Vec<(u64, u64)>> = HashMap::new();
     for link in st.store.links_with_urls() {
         let (from, to, url) = link?;
+        if let Some((_, site)) = sites.get(&from) {
+            let target = || canon.canonicalize(&url).ok().map(|u| u.domain_key());
+            meet_links(&mut st.tally, site, std::iter::once_with(target).flatten());
+        }
         out.entry(from).or_default().push((to, host_id(&url)));
     }
     for p in pages {

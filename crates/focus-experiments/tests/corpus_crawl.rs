@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use focus_app::run;
-use focus_cli::{CrawlPlan, Crawler, Strategy, TopicSource};
+use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSource};
 use focus_experiments::eval::crawls::{hub_seeds, oracle_order, score, scored_pages, topic_seeds};
 use focus_experiments::eval::split::Split;
 use focus_websim::{Corpus, Site};
@@ -93,6 +93,36 @@ async fn a_corpus_crawl_has_the_websims_outputs_and_its_truth() {
     // Birds are 3.5 % of the corpus; from the corpus's bird seeds soft
     // focus keeps well above that and above breadth-first.
     assert!(s > 0.1 && s > b, "soft {s} vs breadth-first {b}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_one_site_the_learnt_link_kinds_leave_the_papers_crawl() {
+    let Some(corpus) = corpus_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let soft = |priority| Crawler::Soft {
+        order: SoftOrder::Vldb,
+        priority,
+    };
+    // Every link of a one-site web is same-site: there is no other kind to
+    // rank it against, so scaling by link kind must change nothing (before
+    // the rule, the same-site factor fell with the crawl's yield and links
+    // queued early outranked better later ones).
+    let (kinds, paper) = (dir.path().join("kinds"), dir.path().join("paper"));
+    let k = run(&plan(&corpus, &kinds, 300, soft(ChildPriority::LinkKinds)))
+        .await
+        .unwrap();
+    run(&plan(&corpus, &paper, 300, soft(ChildPriority::Paper)))
+        .await
+        .unwrap();
+    let urls = |out: &Path| -> Vec<String> {
+        lines(out)
+            .iter()
+            .map(|v| v["url"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(k.link_yield_cross_site, None);
+    assert!(k.link_yield_same_site.is_some_and(|y| y < 0.9));
+    assert_eq!(urls(&kinds), urls(&paper));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
