@@ -56,11 +56,13 @@ impl LinkKind {
     }
 }
 
-/// Σ R(parent) and Σ R(parent)·R(child) over one kind's observations.
+/// Σ R(parent) and Σ R(parent)·R(child) over one kind's observations, and
+/// whether a fetched page has offered a link of the kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Yield {
     weight: f64,
     sum: f64,
+    met: bool,
 }
 
 impl Yield {
@@ -81,8 +83,6 @@ pub struct LinkValue {
     same_site: Yield,
     cross_site: Yield,
     observed: u64,
-    met_same_site: bool,
-    met_cross_site: bool,
 }
 
 impl LinkValue {
@@ -98,18 +98,22 @@ impl LinkValue {
         }
     }
 
+    fn of_mut(&mut self, kind: LinkKind) -> &mut Yield {
+        match kind {
+            LinkKind::SameSite => &mut self.same_site,
+            LinkKind::CrossSite => &mut self.cross_site,
+        }
+    }
+
     /// Records that a fetched page links out by a `kind` link (followed or
     /// not): the factor compares kinds only once both have been met.
     pub fn meet(&mut self, kind: LinkKind) {
-        match kind {
-            LinkKind::SameSite => self.met_same_site = true,
-            LinkKind::CrossSite => self.met_cross_site = true,
-        }
+        self.of_mut(kind).met = true;
     }
 
     /// Whether the crawl has met links of both kinds.
     pub fn met_both_kinds(&self) -> bool {
-        self.met_same_site && self.met_cross_site
+        self.same_site.met && self.cross_site.met
     }
 
     /// Records a fetched page of relevance `child` reached by a `kind` link
@@ -117,12 +121,9 @@ impl LinkValue {
     /// fetch counts as relevance 0: the link harvested nothing).
     /// A followed link has been met too.
     pub fn observe(&mut self, parent: f64, kind: LinkKind, child: f64) {
-        self.meet(kind);
-        let (parent, child) = (clamp01(parent), clamp01(child));
-        match kind {
-            LinkKind::SameSite => self.same_site.observe(parent, child),
-            LinkKind::CrossSite => self.cross_site.observe(parent, child),
-        }
+        let y = self.of_mut(kind);
+        y.met = true;
+        y.observe(clamp01(parent), clamp01(child));
         self.observed += 1;
     }
 
