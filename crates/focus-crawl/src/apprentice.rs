@@ -18,18 +18,18 @@
 //! training pages. What it predicts *above the crawl's base rate* (its
 //! lift, `max(0, (score − b)/(1 − b))` for `b` the mean label so far)
 //! raises the rule by a noisy or, `1 − (1 − rule)·(1 − c·lift)`; what it
-//! predicts below (its drop, `max(0, (b − score)/b)`) lowers it in
-//! proportion, `rule·(1 − c·drop)`. Host health then scales it
+//! predicts below (its shortfall, `max(0, (b − score)/b)`) lowers it in
+//! proportion, `rule·(1 − c·shortfall)`. Host health then scales it
 //! (`policy::LinkPriority::of`). A fresh crawl is the rule, and a link the
 //! model rates like an average fetch keeps the rule's priority. Among the
 //! links of irrelevant pages, where the rule sees only ties of "about
 //! zero", the lift decides; among the links of relevant pages, where it
-//! sees ties of "about one", the drop does. Measured on Wikispeedia against
+//! sees ties of "about one", the shortfall does. Measured on Wikispeedia against
 //! a convex blend of the two, the noisy or found as many pages at 500 and
 //! more at 1,000; the lift instead of the raw score keeps a link the model
 //! rates no better than an average fetch from outranking the links of
 //! relevant pages, which on a websim leaf topic sent the crawl to sibling
-//! topics; without the drop, the last digits of the citing pages' R ordered
+//! topics; without the shortfall, the last digits of the citing pages' R ordered
 //! the links of relevant pages, and a crawl fetched every link of one
 //! element's page (Russia, Ethiopia, the US dollar) before the element
 //! links of the next (`docs/crawl.md`).
@@ -242,7 +242,7 @@ impl Apprentice {
     /// relevance), with the model's confidence `c = n / (PRIOR_PAGES + n)`:
     /// the noisy or of `rule` and `c` times the model's
     /// [`lift`](Self::lift) when it rates the link above the base rate,
-    /// else `rule` lowered by `c` times its [`drop`](Self::drop). A link
+    /// else `rule` lowered by `c` times its [`shortfall`](Self::shortfall). A link
     /// rated at the base rate keeps `rule`.
     pub fn blend(&self, rule: f64, features: &[u32]) -> f64 {
         if self.trained == 0 || features.is_empty() {
@@ -255,12 +255,12 @@ impl Apprentice {
         if lift > 0.0 {
             return 1.0 - (1.0 - rule) * (1.0 - confidence * lift);
         }
-        rule * (1.0 - confidence * self.drop(features))
+        rule * (1.0 - confidence * self.shortfall(features))
     }
 
     /// What the model predicts for a link below the crawl's base rate, on
     /// [0, 1]: `max(0, (b − score) / b)` for base rate `b`.
-    pub fn drop(&self, features: &[u32]) -> f64 {
+    pub fn shortfall(&self, features: &[u32]) -> f64 {
         let b = self.base_rate();
         if b <= 0.0 {
             return 0.0;
@@ -403,15 +403,15 @@ mod tests {
         // digits of the citing pages' relevance.
         assert!(m.blend(0.997, &good) > m.blend(0.998, &bad));
         // Half the labels were 1: a link the model rates above that base
-        // rate gets its lift, one below it its drop, never both.
+        // rate gets its lift, one below it its shortfall, never both.
         assert!((m.base_rate() - 0.5).abs() < 1e-12);
-        assert_eq!((m.lift(&bad), m.drop(&good)), (0.0, 0.0));
+        assert_eq!((m.lift(&bad), m.shortfall(&good)), (0.0, 0.0));
         let lift = (m.score(&good) - 0.5) / 0.5;
         assert!((m.lift(&good) - lift).abs() < 1e-12);
-        let drop = (0.5 - m.score(&bad)) / 0.5;
-        assert!((m.drop(&bad) - drop).abs() < 1e-12);
+        let shortfall = (0.5 - m.score(&bad)) / 0.5;
+        assert!((m.shortfall(&bad) - shortfall).abs() < 1e-12);
         let confidence = 400.0 / (PRIOR_PAGES + 400.0);
-        let lowered = 0.2 * (1.0 - confidence * drop);
+        let lowered = 0.2 * (1.0 - confidence * shortfall);
         assert!((m.blend(0.2, &bad) - lowered).abs() < 1e-12);
         // A new link sharing the good anchor inherits some of its credit.
         let new = link_features(&f, &Zero, &c, &link("http://zoo.test/x1", "owl", "x"));
