@@ -423,16 +423,15 @@ pub(crate) fn learn_link(
 
 /// Teaches the tally's link values which kinds of link a page on `site`
 /// offers, from the sites its stored out-links lead to (read lazily: once
-/// both kinds have been met nothing more is learnt).
+/// both kinds have been met no further target is computed).
 pub(crate) fn meet_links(
     tally: &mut Tally,
     site: &DomainKey,
     targets: impl IntoIterator<Item = DomainKey>,
 ) {
-    for to in targets {
-        if tally.links.met_both_kinds() {
-            break;
-        }
+    let mut targets = targets.into_iter();
+    while !tally.links.met_both_kinds() {
+        let Some(to) = targets.next() else { break };
         tally.links.meet(LinkKind::between(site, &to));
     }
 }

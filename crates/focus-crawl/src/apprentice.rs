@@ -231,11 +231,13 @@ impl Apprentice {
     /// [0, 1]: `max(0, (score − b) / (1 − b))` for base rate `b`. A link the
     /// model rates no better than the average fetch adds nothing.
     pub fn lift(&self, features: &[u32]) -> f64 {
-        let b = self.base_rate();
-        if b >= 1.0 {
-            return 0.0;
-        }
-        ((self.score(features) - b) / (1.0 - b)).max(0.0)
+        lift(self.base_rate(), self.score(features))
+    }
+
+    /// What the model predicts for a link below the crawl's base rate, on
+    /// [0, 1]: `max(0, (b − score) / b)` for base rate `b`.
+    pub fn shortfall(&self, features: &[u32]) -> f64 {
+        shortfall(self.base_rate(), self.score(features))
     }
 
     /// The evidence for a link whose citing page's evidence is `rule` (its
@@ -251,22 +253,30 @@ impl Apprentice {
         let n = self.trained as f64;
         let confidence = n / (PRIOR_PAGES + n);
         let rule = rule.clamp(0.0, 1.0);
-        let lift = self.lift(features);
+        // One score per link: this runs for every out-link of every page.
+        let (b, score) = (self.base_rate(), self.score(features));
+        let lift = lift(b, score);
         if lift > 0.0 {
             return 1.0 - (1.0 - rule) * (1.0 - confidence * lift);
         }
-        rule * (1.0 - confidence * self.shortfall(features))
+        rule * (1.0 - confidence * shortfall(b, score))
     }
+}
 
-    /// What the model predicts for a link below the crawl's base rate, on
-    /// [0, 1]: `max(0, (b − score) / b)` for base rate `b`.
-    pub fn shortfall(&self, features: &[u32]) -> f64 {
-        let b = self.base_rate();
-        if b <= 0.0 {
-            return 0.0;
-        }
-        ((b - self.score(features)) / b).max(0.0)
+/// [`Apprentice::lift`] of a link scored `score` at base rate `b`.
+fn lift(b: f64, score: f64) -> f64 {
+    if b >= 1.0 {
+        return 0.0;
     }
+    ((score - b) / (1.0 - b)).max(0.0)
+}
+
+/// [`Apprentice::shortfall`] of a link scored `score` at base rate `b`.
+fn shortfall(b: f64, score: f64) -> f64 {
+    if b <= 0.0 {
+        return 0.0;
+    }
+    ((b - score) / b).max(0.0)
 }
 
 /// Each feature of a link counts `1/√k` for its `k` features, so long
