@@ -70,27 +70,24 @@ async fn crawl(
     let summary = run(&plan).await.unwrap();
     let cycling = web.taxonomy().find(GOOD).unwrap();
     let lines = std::fs::read_to_string(out.join("pages.jsonl")).unwrap();
-    let (mut n, mut relevant, mut judged, mut both) = (0usize, 0usize, 0usize, 0usize);
+    let (mut n, mut relevant) = (0usize, 0usize);
+    let mut judgement = focus_eval::Agreement::default();
     let mut r_of_relevant = 0.0;
     for line in lines.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         n += 1;
         let truly = web.truth(v["url"].as_str().unwrap()) == Some(cycling);
         let r = v["relevance"].as_f64().unwrap_or(0.0);
-        let judged_relevant = r >= 0.5;
+        judgement.push(r, truly);
         if truly {
+            relevant += 1;
             r_of_relevant += r;
         }
-        relevant += usize::from(truly);
-        judged += usize::from(judged_relevant);
-        both += usize::from(truly && judged_relevant);
     }
     assert_eq!(n as u64, summary.pages_fetched);
-    let share = |a: usize, b: usize| a as f64 / b.max(1) as f64;
     let truth = Truth {
-        harvest: share(relevant, n),
-        judged_recall: share(both, relevant),
-        judged_precision: share(both, judged),
+        harvest: relevant as f64 / n.max(1) as f64,
+        judgement,
         mean_r_of_relevant: r_of_relevant / relevant.max(1) as f64,
     };
     (summary, truth)
@@ -100,8 +97,7 @@ async fn crawl(
 /// (R >= 0.5) of its pages compares with the truth.
 struct Truth {
     harvest: f64,
-    judged_recall: f64,
-    judged_precision: f64,
+    judgement: focus_eval::Agreement,
     /// The mean R of the truly relevant pages.
     mean_r_of_relevant: f64,
 }
@@ -163,7 +159,11 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
     // relevant nearly always is, and it finds most of the relevant ones
     // (0.989 and 0.871 here; over the 5,000 pages of the embedded web's
     // cycling crawl docs/crawl.md measures 0.948 and 0.670).
-    let (recall, precision) = (held_truth.judged_recall, held_truth.judged_precision);
+    let judged = held_truth.judgement;
+    let (recall, precision) = (
+        judged.recall().unwrap_or(0.0),
+        judged.precision().unwrap_or(0.0),
+    );
     let est = held.harvest_rate_estimated;
     eprintln!(
         "held: judged recall {recall:.3}, precision {precision:.3}, mean R of relevant pages {:.3}",
