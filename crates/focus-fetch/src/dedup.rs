@@ -53,31 +53,93 @@ pub fn simhash(text: &str) -> u64 {
     // Word i is buf[starts[i]..starts[i + 1] - 1] (its space left out).
     let span = |from: usize, to: usize| &buf.as_bytes()[starts[from]..starts[to] - 1];
     let words = starts.len() - 1;
-    // Per bit, how many shingle hashes have it set (branch-free, so the
-    // loop vectorises); a bit of the SimHash is set when more than half
-    // of the hashes have it — the same as the ±1 vote sum being positive.
-    let mut ones = [0u32; 64];
-    let mut hashes = 0u32;
-    let mut add = |h: u64| {
-        for (bit, n) in ones.iter_mut().enumerate() {
-            *n += ((h >> bit) & 1) as u32;
-        }
-        hashes += 1;
-    };
+    let mut votes = BitVotes::new();
     if words < 3 {
         for i in 0..words {
-            add(xxh3_64(span(i, i + 1)));
+            votes.add(xxh3_64(span(i, i + 1)));
         }
     } else {
         for i in 0..words - 2 {
-            add(xxh3_64(span(i, i + 3)));
+            votes.add(xxh3_64(span(i, i + 3)));
         }
     }
-    ones.iter()
-        .enumerate()
-        .filter(|(_, &n)| 2 * n > hashes)
-        .fold(0u64, |h, (bit, _)| h | 1 << bit)
+    votes.majority()
 }
+
+/// Per bit of 64, how many hashes have it set. Each byte of a hash adds
+/// its eight bits at once: [`SPREAD`] turns it into a `u64` with one bit
+/// per byte, and eight such byte-lane counters count up to 255 before they
+/// are emptied into the totals (a hash's bits one by one made 64 additions
+/// per shingle, most of the SimHash's time).
+struct BitVotes {
+    /// Lane `j` of `lanes[i]` counts bit `8 i + j`.
+    lanes: [u64; 8],
+    pending: u32,
+    ones: [u32; 64],
+    hashes: u32,
+}
+
+impl BitVotes {
+    fn new() -> Self {
+        Self {
+            lanes: [0; 8],
+            pending: 0,
+            ones: [0; 64],
+            hashes: 0,
+        }
+    }
+
+    fn add(&mut self, h: u64) {
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
+            *lane += SPREAD[((h >> (8 * i)) & 0xFF) as usize];
+        }
+        self.pending += 1;
+        self.hashes += 1;
+        if self.pending == 255 {
+            self.empty_lanes();
+        }
+    }
+
+    fn empty_lanes(&mut self) {
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
+            for j in 0..8 {
+                self.ones[8 * i + j] += ((*lane >> (8 * j)) & 0xFF) as u32;
+            }
+            *lane = 0;
+        }
+        self.pending = 0;
+    }
+
+    /// A bit of the SimHash is set when more than half of the hashes have
+    /// it (the ±1 vote sum is positive).
+    fn majority(mut self) -> u64 {
+        self.empty_lanes();
+        let hashes = self.hashes;
+        self.ones
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| 2 * n > hashes)
+            .fold(0u64, |h, (bit, _)| h | 1 << bit)
+    }
+}
+
+/// Byte `b` spread over a `u64`: bit `j` of `b` becomes the lowest bit of
+/// byte `j`.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            if b >> j & 1 == 1 {
+                table[b] |= 1 << (8 * j);
+            }
+            j += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 const BANDS: usize = 4;
 
@@ -173,6 +235,40 @@ mod tests {
     use super::*;
 
     const BASE: &str = "the quick brown fox jumps over the lazy dog near the river bank on a sunny day with friends and family";
+
+    #[test]
+    fn byte_lane_votes_count_every_bit_as_one_at_a_time_does() {
+        // Hash counts below, at and past a lane's 255 before it is emptied.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for n in [0usize, 1, 2, 254, 255, 256, 1000] {
+            let mut votes = BitVotes::new();
+            let mut ones = [0u32; 64];
+            for _ in 0..n {
+                // splitmix64: hashes with every bit pattern.
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut h = state;
+                h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                h ^= h >> 31;
+                votes.add(h);
+                for (bit, c) in ones.iter_mut().enumerate() {
+                    *c += ((h >> bit) & 1) as u32;
+                }
+            }
+            let expected = (0..64)
+                .filter(|&bit| 2 * ones[bit] > n as u32)
+                .fold(0u64, |h, bit| h | 1 << bit);
+            assert_eq!(votes.majority(), expected, "{n} hashes");
+        }
+        // Texts keep the fingerprints the bit-at-a-time count gave them (a
+        // resumed crawl compares stored fingerprints with new ones); the
+        // long one has 2,000 shingles.
+        let long: String = (0..2000)
+            .map(|i| format!("w{} ", i * 7919 % 1013))
+            .collect();
+        assert_eq!(simhash(BASE), 0xf7fc_e44d_844d_19b5);
+        assert_eq!(simhash(&long), 0x4d50_b471_10f9_4a2b);
+    }
 
     #[test]
     fn exact_near_and_distinct_content() {

@@ -99,6 +99,7 @@ impl Group {
             trees: &self.trees,
             group: &w,
             staged: Vec::new(),
+            latest: Default::default(),
         };
         let out = f(&mut op)?;
         let staged = op.staged;
@@ -192,20 +193,27 @@ pub(crate) struct Op<'a> {
     trees: &'a [sled::Tree; GROUPED_TREES],
     group: &'a Writes,
     staged: Vec<(Tree, Vec<u8>, Option<IVec>)>,
+    /// Per tree and key, where in `staged` its last write is: a fetch
+    /// stages a write for each of its new links and checks each against
+    /// the ones before (a scan of `staged` made that quadratic).
+    latest: [HashMap<Vec<u8>, usize>; GROUPED_TREES],
 }
 
 impl Op<'_> {
     /// The value this operation sees.
     pub(crate) fn get(&self, t: Tree, key: &[u8]) -> Result<Option<IVec>, StoreError> {
-        let own = self
-            .staged
-            .iter()
-            .rev()
-            .find(|(st, k, _)| *st == t && k.as_slice() == key);
+        let own = self.latest[t.index()]
+            .get(key)
+            .and_then(|&i| self.staged.get(i));
         match own {
             Some((_, _, value)) => Ok(value.clone()),
             None => read(self.trees, self.group, t, key),
         }
+    }
+
+    fn stage(&mut self, t: Tree, key: &[u8], value: Option<IVec>) {
+        self.latest[t.index()].insert(key.to_vec(), self.staged.len());
+        self.staged.push((t, key.to_vec(), value));
     }
 
     /// True if this operation sees a value at `key`.
@@ -215,12 +223,12 @@ impl Op<'_> {
 
     /// Writes `value` at `key`.
     pub(crate) fn insert(&mut self, t: Tree, key: &[u8], value: impl Into<IVec>) {
-        self.staged.push((t, key.to_vec(), Some(value.into())));
+        self.stage(t, key, Some(value.into()));
     }
 
     /// Removes `key`.
     pub(crate) fn remove(&mut self, t: Tree, key: &[u8]) {
-        self.staged.push((t, key.to_vec(), None));
+        self.stage(t, key, None);
     }
 }
 
@@ -274,6 +282,28 @@ mod tests {
             })
             .unwrap();
         assert!(seen);
+        // Its last write to a key is what it sees, per tree.
+        let seen = g
+            .op(|op| {
+                op.insert(Tree::Queue, b"k", b"1".as_slice());
+                op.insert(Tree::Links, b"k", b"other tree".as_slice());
+                op.remove(Tree::Queue, b"k");
+                let removed = op.get(Tree::Queue, b"k")?;
+                op.insert(Tree::Queue, b"k", b"2".as_slice());
+                Ok((
+                    removed,
+                    op.get(Tree::Queue, b"k")?,
+                    op.get(Tree::Links, b"k")?,
+                ))
+            })
+            .unwrap();
+        assert_eq!(seen.0, None);
+        assert_eq!(seen.1.as_deref(), Some(&b"2"[..]));
+        assert_eq!(seen.2.as_deref(), Some(&b"other tree"[..]));
+        assert_eq!(
+            g.get(Tree::Queue, b"k").unwrap().as_deref(),
+            Some(&b"2"[..])
+        );
         let failed: Result<(), _> = g.op(|op| {
             op.insert(Tree::Meta, b"y", b"2".as_slice());
             Err(StoreError::Db("refused".into()))
