@@ -37,7 +37,8 @@ pub struct StoreConfig {
     /// and for crawls where no refetch is acceptable).
     pub sync_every_record: bool,
     /// The most writes the open group holds before it is committed by
-    /// itself (default 4,096; a crawl commits once per batch, below it):
+    /// itself (default 4,096; a crawl commits at the end of a batch every
+    /// 100 ms, below it):
     /// see [`Store::commit`].
     pub group_writes: usize,
     /// The most memory sled's page cache may hold, in bytes (default
@@ -67,7 +68,7 @@ impl Default for StoreConfig {
 /// Writes are grouped: each operation ([`Store::record_fetch`], a raise, a
 /// meta value) joins the open group whole, every read sees it, and the
 /// group reaches sled in one transaction at [`Store::commit`] (a crawl
-/// commits once per batch), at [`Store::flush`], when it is full, or when
+/// commits at the end of a batch, at most every 100 ms), at [`Store::flush`], when it is full, or when
 /// the last clone is dropped. sled syncs its log twice per transaction, so
 /// one transaction per page would cost two synchronous disk writes a page.
 #[derive(Clone)]
@@ -398,7 +399,8 @@ impl Store {
 
     /// Commits the open group of writes in one transaction: durable at
     /// sled's next flush (within [`StoreConfig::flush_every_ms`]). A crawl
-    /// calls it once per batch.
+    /// calls it at the end of a batch once 100 ms have passed since the
+    /// last.
     pub fn commit(&self) -> Result<(), StoreError> {
         self.group.commit()
     }
