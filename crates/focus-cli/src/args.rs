@@ -86,7 +86,8 @@ pub struct CrawlArgs {
     /// `learnt` blended with an online link model (anchor text, words
     /// around the link, URL words, the page's relevance and class, the
     /// link's host relation) trained on what the crawl's fetched pages
-    /// turned out to be; `learnt`, the page's relevance scaled by what
+    /// turned out to be, and each page's queued links re-scored as its
+    /// fetched children are judged; `learnt`, the page's relevance scaled by what
     /// links of the same kind (same site or cross site) from relevant pages
     /// have yielded so far, relative to the better kind, and by how the
     /// link's host has answered; `link-kinds`, the same without the host

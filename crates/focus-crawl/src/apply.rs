@@ -9,7 +9,7 @@
 //! or classify (the pipeline does) and must not depend on how fetches
 //! interleaved.
 
-use focus_core::{CanonicalUrl, DomainKey, HostKey};
+use focus_core::{CanonicalUrl, DomainKey, HostKey, PageId};
 use focus_fetch::{DuplicateDetector, FetchError, Retry, ROBOTS_DISALLOWED};
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{PageRecord, QueuedUrl, Store};
@@ -24,6 +24,7 @@ use crate::output::{PagesLog, TextLog};
 use crate::parts::Analysis;
 use crate::policy::{Expansion, PageVerdict, Policy};
 use crate::scorer::Scorer;
+use crate::siblings::{self, Rescore};
 use crate::tally::Tally;
 
 /// The crawl state a judged page changes.
@@ -202,6 +203,12 @@ pub(crate) fn apply(
                 .and_then(|class| rules.analysis.taxonomy.find(class)),
         };
         if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
+            if priority.by_link_model {
+                st.tally.siblings.expanded(c.id.0, site.clone(), priority);
+                // Kept so a resumed crawl re-scores as the original did.
+                st.store
+                    .put_meta(&siblings::family_key(c.id.0), &priority)?;
+            }
             let queue = rules.policy.queue_of(&verdict);
             let outlinks = j.links.iter().enumerate().map(|(i, (_, url))| {
                 let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
@@ -277,6 +284,17 @@ pub(crate) fn apply(
     let stored_links: Vec<(u64, String)> =
         links.iter().map(|(id, u)| (id.0, u.to_string())).collect();
     st.store.record_fetch(record, &stored_links, &new)?;
+    if let Some(parent) = c.parent {
+        // What this child harvested tells on its parent's other links.
+        // (A failure was never judged: its relevance is 0.)
+        if let Some(rescore) = st
+            .tally
+            .siblings
+            .child(parent.0, harvested_relevance(record))
+        {
+            rescore_children(st, &rescore)?;
+        }
+    }
     st.graph.page(
         record.id,
         c.host.id(),
@@ -303,6 +321,36 @@ pub(crate) fn apply(
             st.tally.push(record.id, record.relevance, best, truth);
         }
         Some(_) => st.tally.push_duplicate(record.id, truth),
+    }
+    Ok(())
+}
+
+/// Re-scores the queued children of a page (those it gave their priority)
+/// with the evidence its fetched children give ([`crate::siblings`]),
+/// lowering or raising each in the frontier and in the store.
+fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), CrawlError> {
+    for (id, url) in st.store.outlinks(r.page)? {
+        let Some(mut q) = st.store.get_queued(id)? else {
+            continue;
+        };
+        if q.parent != Some(r.page) {
+            continue;
+        }
+        let Ok(url) = url.parse::<CanonicalUrl>() else {
+            continue;
+        };
+        let features = stored_features(&q);
+        let domain = url.domain_key();
+        let tally = &st.tally;
+        let p = r.rule.of(
+            LinkKind::between(&r.site, &domain),
+            |rule| tally.apprentice.blend(rule, &features),
+            || tally.hosts.factor(&url.host_key(), &domain),
+        );
+        if st.frontier.set_priority(PageId(id), p) {
+            q.priority = p;
+            st.store.update_queued(&q)?;
+        }
     }
     Ok(())
 }

@@ -12,8 +12,10 @@
 //! relevance of the page a link leads to. The labels are the classifier's
 //! R of the pages the crawl has fetched (a failed fetch is 0): never the
 //! evaluation's labels. A link is scored when its page is expanded, with the
-//! model of that moment, and joins the rule's priority (the citing page's R
-//! times the learnt link-kind factor) as a second piece of evidence,
+//! model of that moment (and again, with the model of then, when its
+//! page's fetched children re-score it: `siblings.rs`), and joins the
+//! rule's priority (the citing page's R times the learnt link-kind factor)
+//! as a second piece of evidence,
 //! weighted by the model's confidence `c = n / (PRIOR_PAGES + n)` after `n`
 //! training pages. What it predicts *above the crawl's base rate* (its
 //! lift, `max(0, (score − b)/(1 − b))` for `b` the mean label so far)

@@ -95,6 +95,7 @@ mod pipeline;
 pub mod policy;
 mod resume;
 mod scorer;
+mod siblings;
 pub mod stagnation;
 mod tally;
 

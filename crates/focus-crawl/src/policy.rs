@@ -94,7 +94,7 @@ impl<'a> PageVerdict<'a> {
 
 /// The priority of a page's outlinks: the page's evidence, scaled by link
 /// kind.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LinkPriority {
     /// The rule's evidence from the citing page (its relevance R for soft
     /// focus).

@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use focus_core::{CanonicalUrl, Canonicalizer, DomainKey, HostKey, PageId};
 use focus_fetch::Fingerprint;
 use focus_frontier::{Candidate, TunnelState};
+use focus_store::PageRecord;
 
 use crate::apply::{
     harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
@@ -18,7 +19,28 @@ use crate::apply::{
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
+use crate::policy::LinkPriority;
 use crate::scorer::Scorer;
+use crate::siblings::family_key;
+
+/// A stored page's part in the sibling feedback ([`crate::siblings`]), as
+/// the crawl played it: its rule if it was expanded, then what it
+/// harvested as its parent's child (the re-scorings that caused are in the
+/// stored queue already).
+fn replay_family(
+    st: &mut CrawlState,
+    p: &PageRecord,
+    site: Option<&DomainKey>,
+) -> Result<(), CrawlError> {
+    if let (Some(rule), Some(site)) = (st.store.get_meta::<LinkPriority>(&family_key(p.id))?, site)
+    {
+        st.tally.siblings.expanded(p.id, site.clone(), rule);
+    }
+    if let Some(parent) = p.parent {
+        let _ = st.tally.siblings.child(parent, harvested_relevance(p));
+    }
+    Ok(())
+}
 
 /// Queues the seeds of a fresh crawl (frontier and store).
 pub(crate) fn seed(st: &mut CrawlState, seeds: &[CanonicalUrl]) -> Result<(), CrawlError> {
@@ -85,6 +107,7 @@ pub(crate) fn resume(
             p.duplicate.and_then(|(_, of)| url_of.get(&of).copied()),
             truth,
         )?;
+        replay_family(st, p, sites.get(&p.id).map(|(_, site)| site))?;
         if p.duplicate.is_some() {
             // Recorded, but taught nothing and harvested nothing.
             st.tally.push_duplicate(p.id, truth);

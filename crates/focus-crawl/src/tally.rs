@@ -13,6 +13,7 @@ use focus_fetch::ROBOTS_DISALLOWED;
 use crate::apprentice::Apprentice;
 use crate::host_health::HostHealth;
 use crate::link_value::LinkValue;
+use crate::siblings::Siblings;
 use crate::stagnation::{StagnationConfig, StagnationMonitor};
 
 /// The running tally of fetched pages.
@@ -33,6 +34,9 @@ pub(crate) struct Tally {
     pub(crate) hosts: HostHealth,
     /// The online link model (trained only when the policy uses it).
     pub(crate) apprentice: Apprentice,
+    /// What expanded pages' fetched children yielded (policies with the
+    /// link model).
+    pub(crate) siblings: Siblings,
     /// Fetch attempts by outcome (`ok` or the error label).
     pub(crate) outcomes: BTreeMap<String, u64>,
     /// Attempts that put their URL back in the frontier.
@@ -57,6 +61,7 @@ impl Tally {
             links: LinkValue::new(),
             hosts: HostHealth::new(),
             apprentice: Apprentice::new(),
+            siblings: Siblings::default(),
             outcomes: BTreeMap::new(),
             retried: 0,
             abandoned: BTreeMap::new(),

@@ -375,6 +375,32 @@ impl Frontier {
         n
     }
 
+    /// Sets a queued URL's priority, lower or higher (a page's links
+    /// re-scored once its fetched children have been judged); false when
+    /// the URL is not queued or the discipline ignores priorities.
+    pub fn set_priority(&mut self, id: PageId, priority: f64) -> bool {
+        if !self.discipline.uses_priority() {
+            return false;
+        }
+        match self.ids.get(&id).map(|e| e.state()) {
+            None | Some(State::HandedOut) => false,
+            Some(State::Pending(_) | State::File(_)) => match self.cold_rec(id) {
+                Some(old) if old.priority != priority => {
+                    self.cold_raise(old, |r| r.priority = priority);
+                    true
+                }
+                _ => false,
+            },
+            Some(State::Hot(slot)) => {
+                let differs = self.slots.get(slot).is_some_and(|s| s.priority != priority);
+                if differs {
+                    self.reposition(slot, |s| s.priority = priority);
+                }
+                differs
+            }
+        }
+    }
+
     fn host_index(&mut self, key: &HostKey) -> u32 {
         if let Some(&h) = self.host_ids.get(key) {
             return h;

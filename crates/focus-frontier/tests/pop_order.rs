@@ -422,6 +422,33 @@ fn hub_citations_are_raised_to_the_maximum_and_bad_hosts_drained() {
 }
 
 #[test]
+fn a_queued_url_can_be_lowered_as_well_as_raised() {
+    for spill in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut f = Frontier::new(Discipline::Lexicographic);
+        if spill {
+            // One URL in memory: the others wait in the cold tier.
+            f = f.with_spill(dir.path(), 1).unwrap();
+        }
+        let (a, b, c) = (cand(1, 1, 0, 0.9), cand(1, 2, 0, 0.5), cand(2, 3, 0, 0.4));
+        for x in [&a, &b, &c] {
+            f.push(x.clone());
+        }
+        assert!(f.set_priority(a.id, 0.1), "lowered");
+        assert!(f.set_priority(c.id, 0.7), "raised");
+        assert!(!f.set_priority(c.id, 0.7), "unchanged");
+        assert!(!f.set_priority(PageId(42), 0.3), "not queued");
+        let order: Vec<PageId> = drain(&mut f).iter().map(|x| x.id).collect();
+        assert_eq!(order, [c.id, b.id, a.id], "spill {spill}");
+        assert!(!f.set_priority(a.id, 0.9), "handed out");
+    }
+    let mut bfs = Frontier::new(Discipline::BreadthFirst);
+    let a = cand(1, 1, 0, 0.9);
+    bfs.push(a.clone());
+    assert!(!bfs.set_priority(a.id, 0.1), "an order without priorities");
+}
+
+#[test]
 fn fetched_pages_are_never_queued_again() {
     let mut f = Frontier::new(Discipline::BreadthFirst);
     let c = cand(1, 1, 0, 0.5);
