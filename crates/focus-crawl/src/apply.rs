@@ -203,12 +203,8 @@ pub(crate) fn apply(
                 .and_then(|class| rules.analysis.taxonomy.find(class)),
         };
         if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
-            if priority.by_link_model {
-                st.tally.siblings.expanded(c.id.0, site.clone(), priority);
-                // Kept so a resumed crawl re-scores as the original did.
-                st.store
-                    .put_meta(&siblings::family_key(c.id.0), &priority)?;
-            }
+            // How many links took their priority from this page.
+            let mut gave = 0_usize;
             let queue = rules.policy.queue_of(&verdict);
             let outlinks = j.links.iter().enumerate().map(|(i, (_, url))| {
                 let features: &[u32] = j.link_features.get(i).map_or(&[], |f| f);
@@ -234,7 +230,9 @@ pub(crate) fn apply(
                     layer: queue,
                     ..Candidate::new(url.clone(), c.depth + 1, Some(c.id), p)
                 };
-                match st.frontier.push(cand.clone()) {
+                let pushed = st.frontier.push(cand.clone());
+                gave += usize::from(matches!(pushed, PushResult::Queued | PushResult::Raised));
+                match pushed {
                     PushResult::Queued => {
                         let mut q = queued(&cand, &st.frontier, features);
                         if keeps_cited {
@@ -255,6 +253,12 @@ pub(crate) fn apply(
                     }
                     PushResult::AlreadySeen | PushResult::Dropped => {}
                 }
+            }
+            if priority.by_link_model && gave > 0 {
+                st.tally.siblings.expanded(c.id.0, priority);
+                // Kept so a resumed crawl re-scores as the original did.
+                st.store
+                    .put_meta(&siblings::family_key(c.id.0), &priority)?;
             }
         }
     }
@@ -327,8 +331,15 @@ pub(crate) fn apply(
 
 /// Re-scores the queued children of a page (those it gave their priority)
 /// with the evidence its fetched children give ([`crate::siblings`]),
-/// lowering or raising each in the frontier and in the store.
+/// lowering or raising each in the frontier and in the store; the page's
+/// family is forgotten once none of its children is queued (fetched, or
+/// raised by another page).
 fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), CrawlError> {
+    let site = match st.store.get_page(r.page)? {
+        Some(p) => p.url.parse::<CanonicalUrl>().ok().map(|u| u.domain_key()),
+        None => None,
+    };
+    let mut waiting = 0_usize;
     for (id, url) in st.store.outlinks(r.page)? {
         let Some(mut q) = st.store.get_queued(id)? else {
             continue;
@@ -336,14 +347,15 @@ fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), CrawlError> 
         if q.parent != Some(r.page) {
             continue;
         }
-        let Ok(url) = url.parse::<CanonicalUrl>() else {
+        waiting += 1;
+        let (Some(site), Ok(url)) = (&site, url.parse::<CanonicalUrl>()) else {
             continue;
         };
         let features = stored_features(&q);
         let domain = url.domain_key();
         let tally = &st.tally;
         let p = r.rule.of(
-            LinkKind::between(&r.site, &domain),
+            LinkKind::between(site, &domain),
             |rule| tally.apprentice.blend(rule, &features),
             || tally.hosts.factor(&url.host_key(), &domain),
         );
@@ -351,6 +363,9 @@ fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), CrawlError> 
             q.priority = p;
             st.store.update_queued(&q)?;
         }
+    }
+    if waiting == 0 {
+        st.tally.siblings.forget(r.page);
     }
     Ok(())
 }

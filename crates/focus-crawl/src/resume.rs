@@ -27,14 +27,9 @@ use crate::siblings::family_key;
 /// the crawl played it: its rule if it was expanded, then what it
 /// harvested as its parent's child (the re-scorings that caused are in the
 /// stored queue already).
-fn replay_family(
-    st: &mut CrawlState,
-    p: &PageRecord,
-    site: Option<&DomainKey>,
-) -> Result<(), CrawlError> {
-    if let (Some(rule), Some(site)) = (st.store.get_meta::<LinkPriority>(&family_key(p.id))?, site)
-    {
-        st.tally.siblings.expanded(p.id, site.clone(), rule);
+fn replay_family(st: &mut CrawlState, p: &PageRecord) -> Result<(), CrawlError> {
+    if let Some(rule) = st.store.get_meta::<LinkPriority>(&family_key(p.id))? {
+        st.tally.siblings.expanded(p.id, rule);
     }
     if let Some(parent) = p.parent {
         let _ = st.tally.siblings.child(parent, harvested_relevance(p));
@@ -107,7 +102,7 @@ pub(crate) fn resume(
             p.duplicate.and_then(|(_, of)| url_of.get(&of).copied()),
             truth,
         )?;
-        replay_family(st, p, sites.get(&p.id).map(|(_, site)| site))?;
+        replay_family(st, p)?;
         if p.duplicate.is_some() {
             // Recorded, but taught nothing and harvested nothing.
             st.tally.push_duplicate(p.id, truth);

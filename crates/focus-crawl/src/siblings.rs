@@ -16,13 +16,14 @@
 //! crawl); the papers' rules keep their priorities. A queued link is
 //! re-scored only by the page that gave it its priority, so a page whose
 //! links were mostly queued first by others (a list page found late) gains
-//! nothing from its children. A resumed crawl rebuilds the families from
-//! the kept rules and the stored pages, in crawl order.
+//! nothing from its children. A page that gave no link its priority has
+//! no family, and a family is forgotten once a re-scoring finds none of
+//! its children still queued, so the families kept are those of pages with
+//! links waiting. A resumed crawl rebuilds the families from the kept
+//! rules and the stored pages, in crawl order.
 //! Must not read the frontier or the store (the engine's `apply` does).
 
 use std::collections::HashMap;
-
-use focus_core::DomainKey;
 
 use crate::policy::LinkPriority;
 
@@ -39,7 +40,6 @@ pub(crate) const PRIOR_CHILDREN: f64 = 4.0;
 #[derive(Debug, Clone)]
 struct Family {
     rule: LinkPriority,
-    site: DomainKey,
     children: u32,
     relevance: f64,
     next_rescore: u32,
@@ -51,22 +51,20 @@ pub(crate) struct Siblings {
     families: HashMap<u64, Family>,
 }
 
-/// A page whose queued children are due to be re-scored: its id, its
-/// site, and its rule with the evidence its children give.
+/// A page whose queued children are due to be re-scored: its id and its
+/// rule with the evidence its children give.
 pub(crate) struct Rescore {
     pub(crate) page: u64,
-    pub(crate) site: DomainKey,
     pub(crate) rule: LinkPriority,
 }
 
 impl Siblings {
-    /// Page `page` of site `site` was expanded with `rule`.
-    pub(crate) fn expanded(&mut self, page: u64, site: DomainKey, rule: LinkPriority) {
+    /// Page `page` was expanded with `rule` and gave links their priority.
+    pub(crate) fn expanded(&mut self, page: u64, rule: LinkPriority) {
         self.families.insert(
             page,
             Family {
                 rule,
-                site,
                 children: 0,
                 relevance: 0.0,
                 next_rescore: 1,
@@ -93,9 +91,19 @@ impl Siblings {
         let page = (PRIOR_CHILDREN * prior + f.relevance) / (PRIOR_CHILDREN + n);
         Some(Rescore {
             page: parent,
-            site: f.site.clone(),
             rule: LinkPriority { page, ..f.rule },
         })
+    }
+
+    /// Page `page` has no child queued any more: its family is dropped.
+    pub(crate) fn forget(&mut self, page: u64) {
+        self.families.remove(&page);
+    }
+
+    /// How many families are kept.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.families.len()
     }
 }
 
@@ -103,18 +111,11 @@ impl Siblings {
 mod tests {
     use super::*;
 
-    fn site() -> DomainKey {
-        "http://a.test/"
-            .parse::<focus_core::CanonicalUrl>()
-            .unwrap()
-            .domain_key()
-    }
-
     #[test]
     fn children_move_the_rule_toward_what_they_yielded_on_a_doubling_schedule() {
         let mut s = Siblings::default();
         assert!(s.child(1, 1.0).is_none(), "an unknown page has no family");
-        s.expanded(1, site(), LinkPriority::uniform(0.9));
+        s.expanded(1, LinkPriority::uniform(0.9));
         let first = s.child(1, 0.0).unwrap();
         assert!((first.rule.page - 0.9 * 4.0 / 5.0).abs() < 1e-12);
         let second = s.child(1, 0.0).unwrap();
@@ -125,5 +126,8 @@ mod tests {
         );
         let fourth = s.child(1, 1.0).unwrap();
         assert!((fourth.rule.page - (3.6 + 1.0) / 8.0).abs() < 1e-12);
+        s.forget(1);
+        assert_eq!(s.len(), 0);
+        assert!(s.child(1, 1.0).is_none(), "a forgotten page has no family");
     }
 }

@@ -288,7 +288,7 @@ impl Frontier {
                 let old = self.cold_rec(c.id);
                 match old {
                     Some(old) if c.priority > old.priority && self.discipline.uses_priority() => {
-                        self.cold_raise(old, |r| {
+                        self.cold_rekey(old, |r| {
                             r.priority = c.priority;
                             r.tunnel = c.tunnel.off_topic_steps;
                             r.has_parent = c.parent.is_some();
@@ -355,48 +355,42 @@ impl Frontier {
     /// Raises queued URLs to the maximum priority (citations of top hubs);
     /// returns how many were queued.
     pub fn raise_to_max(&mut self, ids: &[PageId]) -> usize {
-        let mut n = 0;
-        for id in ids {
-            match self.ids.get(id).map(|e| e.state()) {
-                None | Some(State::HandedOut) => {}
-                Some(State::Pending(_) | State::File(_)) => {
-                    if let Some(old) = self.cold_rec(*id) {
-                        self.cold_raise(old, |r| r.priority = 1.0);
-                        n += 1;
-                    }
-                }
-                Some(State::Hot(slot)) => {
-                    self.reposition(slot, |s| s.priority = 1.0);
-                    n += 1;
-                }
-            }
-        }
+        let n = ids
+            .iter()
+            .filter(|id| self.rekey(**id, 1.0).is_some())
+            .count();
         self.stats.raised += n as u64;
         n
     }
 
     /// Sets a queued URL's priority, lower or higher (a page's links
     /// re-scored once its fetched children have been judged); false when
-    /// the URL is not queued or the discipline ignores priorities.
+    /// the URL is not queued, already has that priority, or the discipline
+    /// ignores priorities.
     pub fn set_priority(&mut self, id: PageId, priority: f64) -> bool {
-        if !self.discipline.uses_priority() {
-            return false;
-        }
-        match self.ids.get(&id).map(|e| e.state()) {
-            None | Some(State::HandedOut) => false,
-            Some(State::Pending(_) | State::File(_)) => match self.cold_rec(id) {
-                Some(old) if old.priority != priority => {
-                    self.cold_raise(old, |r| r.priority = priority);
-                    true
+        self.discipline.uses_priority() && self.rekey(id, priority) == Some(true)
+    }
+
+    /// Gives a queued URL (hot or cold) a new priority and files it under
+    /// its new key: `None` when it is not queued, `Some(false)` when it
+    /// already had that priority (nothing to do).
+    fn rekey(&mut self, id: PageId, priority: f64) -> Option<bool> {
+        match self.ids.get(&id)?.state() {
+            State::HandedOut => None,
+            State::Pending(_) | State::File(_) => {
+                let old = self.cold_rec(id)?;
+                let differs = old.priority != priority;
+                if differs {
+                    self.cold_rekey(old, |r| r.priority = priority);
                 }
-                _ => false,
-            },
-            Some(State::Hot(slot)) => {
-                let differs = self.slots.get(slot).is_some_and(|s| s.priority != priority);
+                Some(differs)
+            }
+            State::Hot(slot) => {
+                let differs = self.slots.get(slot)?.priority != priority;
                 if differs {
                     self.reposition(slot, |s| s.priority = priority);
                 }
-                differs
+                Some(differs)
             }
         }
     }

@@ -102,10 +102,10 @@ impl Frontier {
         }
     }
 
-    /// Raises a cold URL: a new record under the new key (keeping its
+    /// Re-keys a cold URL: a new record under the new key (keeping its
     /// arrival rank); an old pending record is replaced, an old record in a
     /// run goes stale and is skipped when it surfaces.
-    pub(super) fn cold_raise(&mut self, old: ColdRec, change: impl FnOnce(&mut ColdRec)) {
+    pub(super) fn cold_rekey(&mut self, old: ColdRec, change: impl FnOnce(&mut ColdRec)) {
         let Some(at) = self.ids.get(&old.id).map(|e| e.state()) else {
             return;
         };
