@@ -201,6 +201,10 @@ pub struct Scored {
     pub scored_total: usize,
     /// Scored pages found after each fetch attempt (cumulative).
     pub found: Vec<usize>,
+    /// The category's training pages fetched after each fetch attempt
+    /// (cumulative): they earn nothing, but a classifier trained on them
+    /// rates their links highest.
+    pub training: Vec<usize>,
 }
 
 impl Scored {
@@ -210,6 +214,14 @@ impl Scored {
             return 0;
         }
         self.found[budget.min(self.found.len()) - 1]
+    }
+
+    /// The category's training pages fetched within `budget` attempts.
+    pub fn training_at(&self, budget: usize) -> usize {
+        match self.training.len() {
+            0 => 0,
+            n => self.training[budget.min(n) - 1],
+        }
     }
 
     /// Recall of the scored pages within `budget` attempts.
@@ -229,6 +241,14 @@ impl Scored {
 pub fn scored_pages(corpus: &Corpus, split: &Split, topic: TopicId, seeds: &[u32]) -> HashSet<u32> {
     (0..corpus.page_count())
         .filter(|&p| !split.is_train(p) && !seeds.contains(&p) && corpus.is_under(p, topic))
+        .collect()
+}
+
+/// The category's training pages: labelled at or under `topic` and in
+/// the training split.
+pub fn training_pages(corpus: &Corpus, split: &Split, topic: TopicId) -> HashSet<u32> {
+    (0..corpus.page_count())
+        .filter(|&p| split.is_train(p) && corpus.is_under(p, topic))
         .collect()
 }
 
@@ -311,7 +331,9 @@ pub fn oracle_order<S: std::hash::BuildHasher, R: std::hash::BuildHasher>(
     out
 }
 
-/// Scores a crawl's fetch order (requested URLs) against the scored pages.
+/// Scores a crawl's fetch order (requested URLs) against a set of pages
+/// (the scored pages, or the training pages): how many of them it has
+/// fetched after each attempt.
 pub fn score<S: std::hash::BuildHasher>(
     corpus: &Corpus,
     urls: &[String],
@@ -454,6 +476,7 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
         let topic = corpus
             .find_topic(category)
             .ok_or_else(|| input(format!("the corpus has no category `{category}`")))?;
+        let training = training_pages(corpus, &split, topic);
         for protocol in [Protocol::Hub, Protocol::Topic] {
             let seeds = match protocol {
                 Protocol::Hub => hubs.clone(),
@@ -507,6 +530,7 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
                     crawler,
                     scored_total: scored.len(),
                     found,
+                    training: score(corpus, &urls, &training),
                 };
                 tracing::warn!(
                     "eval {category} {} {}: recall@500 {:.3}, @1000 {:.3}",
@@ -534,7 +558,10 @@ mod tests {
             crawler: Crawler::Soft,
             scored_total: 4,
             found: vec![0, 1, 1, 2, 2],
+            training: vec![1, 1, 2, 2, 2],
         };
+        assert_eq!(s.training_at(3), 2);
+        assert_eq!(s.training_at(100), 2);
         assert_eq!(s.found_at(2), 1);
         assert_eq!(s.found_at(100), 2);
         assert!((s.recall_at(4) - 0.5).abs() < 1e-12);

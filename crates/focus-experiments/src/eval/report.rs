@@ -271,6 +271,7 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
              {every} of {n} categories, and more at both 250 and 500 pages on {mid} of {n}."
         ));
     }
+    training_fetched(&mut lines, scores, protocol, crawlers);
     let at500 = |c: Crawler| mean(of(scores, protocol, c).map(|s| s.recall_at(500)));
     if crawlers.contains(&Crawler::Reference) {
         let (s, r) = (at500(Crawler::Soft), at500(Crawler::Reference));
@@ -322,9 +323,118 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
     md.push('\n');
 }
 
+/// How many of the categories' training pages (which earn nothing) the
+/// crawlers fetched early on, and, wherever soft trails breadth-first, the
+/// two crawls' scored and training pages at that budget: a classifier
+/// trained on those pages rates the links to them highest.
+fn training_fetched(
+    lines: &mut Vec<String>,
+    scores: &[Scored],
+    protocol: Protocol,
+    crawlers: &[Crawler],
+) {
+    let early = [100, 250];
+    let mut sums = Vec::new();
+    for c in [Crawler::Soft, Crawler::BreadthFirst, Crawler::Reference] {
+        if !crawlers.contains(&c) {
+            continue;
+        }
+        let at = |b: usize| {
+            of(scores, protocol, c)
+                .map(|s| s.training_at(b))
+                .sum::<usize>()
+        };
+        sums.push(format!("{} {} / {}", c.name(), at(early[0]), at(early[1])));
+    }
+    if sums.len() > 1 {
+        lines.push(format!(
+            "- the categories' training pages fetched within 100 / 250 pages (they earn nothing), \
+             summed over the categories: {}.",
+            sums.join(", ")
+        ));
+    }
+    let mut trails = Vec::new();
+    for cat in CATEGORIES {
+        let (Some(s), Some(o)) = (
+            find(scores, cat, protocol, Crawler::Soft),
+            find(scores, cat, protocol, Crawler::BreadthFirst),
+        ) else {
+            continue;
+        };
+        for b in BUDGETS
+            .into_iter()
+            .filter(|&b| s.found_at(b) < o.found_at(b))
+        {
+            trails.push(format!(
+                "{cat} at {b} pages ({} against {} scored pages; training pages {} against {})",
+                s.found_at(b),
+                o.found_at(b),
+                s.training_at(b),
+                o.training_at(b)
+            ));
+        }
+    }
+    if !trails.is_empty() {
+        lines.push(format!(
+            "- where soft trails breadth-first: {}.",
+            trails.join("; ")
+        ));
+    }
+}
+
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     c.next()
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(crawler: Crawler, found: Vec<usize>, training: Vec<usize>) -> Scored {
+        Scored {
+            category: "Music".into(),
+            protocol: Protocol::Topic,
+            crawler,
+            scored_total: 10,
+            found,
+            training,
+        }
+    }
+
+    #[test]
+    fn where_soft_trails_the_report_gives_both_crawls_training_pages() {
+        // Soft ahead at 100 pages, behind from 250 on.
+        let soft = scored(Crawler::Soft, vec![1; 300], vec![5; 300]);
+        let mut bfs_found = vec![0; 150];
+        bfs_found.extend(vec![3; 150]);
+        let bfs = scored(Crawler::BreadthFirst, bfs_found, vec![2; 300]);
+        let mut lines = Vec::new();
+        let crawlers = [Crawler::Soft, Crawler::BreadthFirst];
+        training_fetched(&mut lines, &[soft, bfs], Protocol::Topic, &crawlers);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].contains("soft 5 / 5, breadth-first 2 / 2"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].contains(
+                "Music at 250 pages (1 against 3 scored pages; training pages 5 against 2)"
+            ),
+            "{}",
+            lines[1]
+        );
+        assert!(!lines[1].contains("at 100 pages"), "{}", lines[1]);
+        // Nothing to explain when soft never trails.
+        let mut lines = Vec::new();
+        let even = [
+            scored(Crawler::Soft, vec![3; 300], vec![1; 300]),
+            scored(Crawler::BreadthFirst, vec![3; 300], vec![1; 300]),
+        ];
+        training_fetched(&mut lines, &even, Protocol::Topic, &crawlers);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+    }
 }
