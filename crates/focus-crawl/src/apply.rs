@@ -22,7 +22,7 @@ use crate::judge::Judged;
 use crate::link_value::LinkKind;
 use crate::output::{PagesLog, TextLog};
 use crate::parts::Analysis;
-use crate::policy::{Expansion, PageVerdict, Policy};
+use crate::policy::{Expansion, LinkPriority, PageVerdict, Policy};
 use crate::scorer::Scorer;
 use crate::siblings::{self, Rescore};
 use crate::tally::Tally;
@@ -219,12 +219,7 @@ pub(crate) fn apply(
                 if !rules.policy.follows(url, anchor) {
                     continue;
                 }
-                let domain = url.domain_key();
-                let p = priority.of(
-                    LinkKind::between(&site, &domain),
-                    |rule| st.tally.apprentice.blend(rule, features),
-                    || st.tally.hosts.factor(&url.host_key(), &domain),
-                );
+                let p = link_priority(&st.tally, &priority, &site, url, features);
                 let cand = Candidate {
                     tunnel,
                     layer: queue,
@@ -329,6 +324,25 @@ pub(crate) fn apply(
     Ok(())
 }
 
+/// The priority `rule` gives a link from a page on `site` to `url` with
+/// link features `features`: its link kind, the link model's blend and the
+/// target host's health. Used when a page is expanded and again when its
+/// queued children are re-scored, so both score a link alike.
+fn link_priority(
+    tally: &Tally,
+    rule: &LinkPriority,
+    site: &DomainKey,
+    url: &CanonicalUrl,
+    features: &[u32],
+) -> f64 {
+    let domain = url.domain_key();
+    rule.of(
+        LinkKind::between(site, &domain),
+        |r| tally.apprentice.blend(r, features),
+        || tally.hosts.factor(&url.host_key(), &domain),
+    )
+}
+
 /// Re-scores the queued children of a page (those it gave their priority)
 /// with the evidence its fetched children give ([`crate::siblings`]),
 /// lowering or raising each in the frontier and in the store; the page's
@@ -351,14 +365,7 @@ fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), CrawlError> 
         let (Some(site), Ok(url)) = (&site, url.parse::<CanonicalUrl>()) else {
             continue;
         };
-        let features = stored_features(&q);
-        let domain = url.domain_key();
-        let tally = &st.tally;
-        let p = r.rule.of(
-            LinkKind::between(site, &domain),
-            |rule| tally.apprentice.blend(rule, &features),
-            || tally.hosts.factor(&url.host_key(), &domain),
-        );
+        let p = link_priority(&st.tally, &r.rule, site, &url, &stored_features(&q));
         if st.frontier.set_priority(PageId(id), p) {
             q.priority = p;
             st.store.update_queued(&q)?;

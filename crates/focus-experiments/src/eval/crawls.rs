@@ -210,18 +210,12 @@ pub struct Scored {
 impl Scored {
     /// Scored pages found within `budget` attempts.
     pub fn found_at(&self, budget: usize) -> usize {
-        if self.found.is_empty() {
-            return 0;
-        }
-        self.found[budget.min(self.found.len()) - 1]
+        within(&self.found, budget)
     }
 
     /// The category's training pages fetched within `budget` attempts.
     pub fn training_at(&self, budget: usize) -> usize {
-        match self.training.len() {
-            0 => 0,
-            n => self.training[budget.min(n) - 1],
-        }
+        within(&self.training, budget)
     }
 
     /// Recall of the scored pages within `budget` attempts.
@@ -233,6 +227,16 @@ impl Scored {
     pub fn harvest_at(&self, budget: usize) -> f64 {
         let n = budget.min(self.found.len()).max(1);
         self.found_at(budget) as f64 / n as f64
+    }
+}
+
+/// A cumulative count (one entry per fetch attempt) read within `budget`
+/// attempts: its last entry when the crawl ended earlier, 0 when it made
+/// none.
+fn within(cumulative: &[usize], budget: usize) -> usize {
+    match cumulative.len() {
+        0 => 0,
+        n => cumulative[budget.min(n) - 1],
     }
 }
 
