@@ -18,6 +18,7 @@ use sled::transaction::TransactionError;
 use sled::{IVec, Transactional};
 
 use crate::error::{db_err, StoreError};
+use crate::held::HeldIds;
 
 /// The trees whose writes are grouped (models are written directly: they
 /// are large, rare and not part of any fetch).
@@ -34,8 +35,23 @@ pub(crate) enum Tree {
 pub(crate) const GROUPED_TREES: usize = 5;
 
 impl Tree {
-    fn index(self) -> usize {
+    /// Every tree, in order.
+    pub(crate) const ALL: [Tree; GROUPED_TREES] = [
+        Tree::Meta,
+        Tree::Pages,
+        Tree::Attempts,
+        Tree::Links,
+        Tree::Queue,
+    ];
+
+    pub(crate) fn index(self) -> usize {
         self as usize
+    }
+
+    /// Whether the ids it holds are kept in memory ([`HeldIds`]): the
+    /// trees a fetch and a re-scoring mostly ask for ids they do not hold.
+    pub(crate) fn is_indexed(self) -> bool {
+        matches!(self, Tree::Pages | Tree::Queue)
     }
 }
 
@@ -49,42 +65,58 @@ struct Writes {
     count: usize,
 }
 
+/// What the group's lock guards: the open group's writes and the ids sled
+/// holds (which change when the group is committed).
+struct Guarded {
+    writes: Writes,
+    held: HeldIds,
+}
+
 /// The grouped trees and the open group.
 pub(crate) struct Group {
     trees: [sled::Tree; GROUPED_TREES],
-    writes: Mutex<Writes>,
+    guarded: Mutex<Guarded>,
     limit: usize,
 }
 
 impl Group {
     /// Groups writes to `trees` (in [`Tree`]'s order), committing by itself
-    /// once a group holds `limit` writes.
-    pub(crate) fn new(trees: [sled::Tree; GROUPED_TREES], limit: usize) -> Group {
-        Group {
+    /// once a group holds `limit` writes; reads the ids the indexed trees
+    /// hold.
+    pub(crate) fn new(
+        trees: [sled::Tree; GROUPED_TREES],
+        limit: usize,
+    ) -> Result<Group, StoreError> {
+        let held = HeldIds::load(&trees)?;
+        Ok(Group {
             trees,
-            writes: Mutex::new(Writes::default()),
+            guarded: Mutex::new(Guarded {
+                writes: Writes::default(),
+                held,
+            }),
             limit: limit.max(1),
-        }
+        })
     }
 
     /// sled's tree, for reads that do not need the open group (the group is
-    /// committed first: see [`Group::commit`]).
+    /// committed first: see [`Group::commit`]). Not for writes: those go
+    /// through an operation, which the held ids follow.
     pub(crate) fn tree(&self, t: Tree) -> &sled::Tree {
         &self.trees[t.index()]
     }
 
-    fn lock(&self) -> MutexGuard<'_, Writes> {
+    fn lock(&self) -> MutexGuard<'_, Guarded> {
         // A panic while the lock was held left whole operations only (an
         // operation joins the group after it has succeeded).
-        self.writes
+        self.guarded
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The value a read sees: the open group's write, else sled's.
     pub(crate) fn get(&self, t: Tree, key: &[u8]) -> Result<Option<IVec>, StoreError> {
-        let w = self.lock();
-        read(&self.trees, &w, t, key)
+        let g = self.lock();
+        read(&self.trees, &g, t, key)
     }
 
     /// Runs one operation: its reads see the group and its own earlier
@@ -94,21 +126,21 @@ impl Group {
         &self,
         f: impl FnOnce(&mut Op<'_>) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
-        let mut w = self.lock();
+        let mut g = self.lock();
         let mut op = Op {
             trees: &self.trees,
-            group: &w,
+            group: &g,
             staged: Vec::new(),
             latest: Default::default(),
         };
         let out = f(&mut op)?;
         let staged = op.staged;
         for (t, key, value) in staged {
-            w.trees[t.index()].insert(key, value);
-            w.count += 1;
+            g.writes.trees[t.index()].insert(key, value);
+            g.writes.count += 1;
         }
-        if w.count >= self.limit {
-            commit(&self.trees, &mut w)?;
+        if g.writes.count >= self.limit {
+            commit(&self.trees, &mut g)?;
         }
         Ok(out)
     }
@@ -116,18 +148,21 @@ impl Group {
     /// Commits the open group in one sled transaction (a no-op when it is
     /// empty). Durable at sled's next flush.
     pub(crate) fn commit(&self) -> Result<(), StoreError> {
-        let mut w = self.lock();
-        commit(&self.trees, &mut w)
+        let mut g = self.lock();
+        commit(&self.trees, &mut g)
     }
 
     /// How many of the open group's writes to `t` add a key sled does not
     /// hold, minus those that remove one it holds (for exact counts before
     /// the group is committed).
     pub(crate) fn len_change(&self, t: Tree) -> Result<i64, StoreError> {
-        let w = self.lock();
+        let g = self.lock();
         let mut change = 0;
-        for (key, value) in &w.trees[t.index()] {
-            let held = self.trees[t.index()].contains_key(key).map_err(db_err)?;
+        for (key, value) in &g.writes.trees[t.index()] {
+            let held = match g.held.holds(t, key) {
+                Some(held) => held,
+                None => self.trees[t.index()].contains_key(key).map_err(db_err)?,
+            };
             change += match (held, value.is_some()) {
                 (false, true) => 1,
                 (true, false) => -1,
@@ -142,33 +177,36 @@ impl Drop for Group {
     /// The last handle commits what is left, so a crawl that stops on an
     /// error keeps every whole operation it made.
     fn drop(&mut self) {
-        let w = self
-            .writes
+        let g = self
+            .guarded
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Err(e) = commit(&self.trees, w) {
+        if let Err(e) = commit(&self.trees, g) {
             eprintln!("focus-store: the last writes could not be committed: {e}");
         }
     }
 }
 
+/// The value a read sees: the open group's write, else sled's (not asked
+/// for an id the held ids say sled does not hold).
 fn read(
     trees: &[sled::Tree; GROUPED_TREES],
-    w: &Writes,
+    g: &Guarded,
     t: Tree,
     key: &[u8],
 ) -> Result<Option<IVec>, StoreError> {
-    match w.trees[t.index()].get(key) {
+    match g.writes.trees[t.index()].get(key) {
         Some(pending) => Ok(pending.clone()),
+        None if g.held.holds(t, key) == Some(false) => Ok(None),
         None => trees[t.index()].get(key).map_err(db_err),
     }
 }
 
-fn commit(trees: &[sled::Tree; GROUPED_TREES], w: &mut Writes) -> Result<(), StoreError> {
-    if w.count == 0 {
+fn commit(trees: &[sled::Tree; GROUPED_TREES], g: &mut Guarded) -> Result<(), StoreError> {
+    if g.writes.count == 0 {
         return Ok(());
     }
-    let groups = &w.trees;
+    let groups = &g.writes.trees;
     let result: Result<(), TransactionError<StoreError>> = trees[..].transaction(|tx| {
         for (tree, pending) in tx.iter().zip(groups) {
             for (key, value) in pending {
@@ -184,14 +222,19 @@ fn commit(trees: &[sled::Tree; GROUPED_TREES], w: &mut Writes) -> Result<(), Sto
         TransactionError::Abort(e) => e,
         TransactionError::Storage(e) => db_err(e),
     })?;
-    *w = Writes::default();
+    for (t, pending) in Tree::ALL.into_iter().zip(&g.writes.trees) {
+        for (key, value) in pending {
+            g.held.committed(t, key, value.is_some());
+        }
+    }
+    g.writes = Writes::default();
     Ok(())
 }
 
 /// One operation's view: the group, then its own staged writes.
 pub(crate) struct Op<'a> {
     trees: &'a [sled::Tree; GROUPED_TREES],
-    group: &'a Writes,
+    group: &'a Guarded,
     staged: Vec<(Tree, Vec<u8>, Option<IVec>)>,
     /// Per tree and key, where in `staged` its last write is: a fetch
     /// stages a write for each of its new links and checks each against
@@ -240,7 +283,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = sled::Config::new().path(dir.path()).open().unwrap();
         let t = |n: &str| db.open_tree(n).unwrap();
-        let g = Group::new([t("m"), t("p"), t("a"), t("l"), t("q")], limit);
+        let g = Group::new([t("m"), t("p"), t("a"), t("l"), t("q")], limit).unwrap();
         (dir, db, g)
     }
 
@@ -314,6 +357,48 @@ mod tests {
     }
 
     #[test]
+    fn ids_are_read_through_the_held_ids_across_commits_and_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = sled::Config::new().path(dir.path()).open().unwrap();
+        let t = |n: &str| db.open_tree(n).unwrap();
+        let trees = || [t("m"), t("p"), t("a"), t("l"), t("q")];
+        let id = |n: u64| n.to_be_bytes();
+        let g = Group::new(trees(), 100).unwrap();
+        g.op(|op| {
+            op.insert(Tree::Queue, &id(1), b"one".as_slice());
+            op.insert(Tree::Queue, &id(2), b"two".as_slice());
+            Ok(())
+        })
+        .unwrap();
+        g.commit().unwrap();
+        g.op(|op| {
+            op.remove(Tree::Queue, &id(1));
+            op.insert(Tree::Pages, &id(1), b"page".as_slice());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(g.len_change(Tree::Queue).unwrap(), -1);
+        assert_eq!(g.len_change(Tree::Pages).unwrap(), 1);
+        g.commit().unwrap();
+        let seen = |g: &Group| {
+            [
+                (Tree::Queue, 1),
+                (Tree::Queue, 2),
+                (Tree::Pages, 1),
+                (Tree::Pages, 2),
+            ]
+            .map(|(tree, n)| g.get(tree, &id(n)).unwrap().is_some())
+        };
+        assert_eq!(seen(&g), [false, true, true, false]);
+        assert_eq!(g.len_change(Tree::Queue).unwrap(), 0);
+        drop(g);
+        assert_eq!(
+            seen(&Group::new(trees(), 100).unwrap()),
+            [false, true, true, false]
+        );
+    }
+
+    #[test]
     fn a_full_group_commits_by_itself_between_operations() {
         let (_dir, _db, g) = group(3);
         for i in 0u8..2 {
@@ -336,7 +421,7 @@ mod tests {
         {
             let db = sled::Config::new().path(dir.path()).open().unwrap();
             let t = |n: &str| db.open_tree(n).unwrap();
-            let g = Group::new([t("m"), t("p"), t("a"), t("l"), t("q")], 100);
+            let g = Group::new([t("m"), t("p"), t("a"), t("l"), t("q")], 100).unwrap();
             g.op(|op| {
                 op.insert(Tree::Attempts, b"a", b"kept".as_slice());
                 Ok(())

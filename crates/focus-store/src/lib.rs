@@ -41,6 +41,7 @@ mod codec;
 mod error;
 mod export;
 mod group;
+mod held;
 mod records;
 mod store;
 

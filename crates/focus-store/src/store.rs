@@ -112,7 +112,7 @@ impl Store {
             tree("queue")?,
         ];
         let store = Store {
-            group: Arc::new(Group::new(grouped, cfg.group_writes)),
+            group: Arc::new(Group::new(grouped, cfg.group_writes)?),
             models: tree("models")?,
             db,
             cfg,
@@ -553,13 +553,19 @@ mod tests {
     #[test]
     fn corrupt_values_are_typed_errors() {
         let dir = tempfile::tempdir().unwrap();
+        {
+            // Values damaged on disk (or written by another version), met
+            // when the store is next opened.
+            let s = Store::open(dir.path()).unwrap();
+            s.raw_pages()
+                .insert(7u64.to_be_bytes(), &b"\x01garbage"[..])
+                .unwrap();
+            s.raw_pages()
+                .insert(8u64.to_be_bytes(), &b"\x07future"[..])
+                .unwrap();
+            s.flush().unwrap();
+        }
         let s = Store::open(dir.path()).unwrap();
-        s.raw_pages()
-            .insert(7u64.to_be_bytes(), &b"\x01garbage"[..])
-            .unwrap();
-        s.raw_pages()
-            .insert(8u64.to_be_bytes(), &b"\x07future"[..])
-            .unwrap();
         assert!(matches!(
             s.get_page(7),
             Err(StoreError::Corrupt { tree: "pages", .. })
