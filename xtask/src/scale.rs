@@ -88,6 +88,9 @@ pub(crate) struct Sample {
     pub(crate) pages: u64,
     pub(crate) rss_mb: f64,
     pub(crate) hwm_mb: f64,
+    /// CPU seconds the crawl has used so far (user and system, all its
+    /// threads).
+    pub(crate) cpu_s: f64,
 }
 
 /// Counts `pages.jsonl` lines as the crawl appends them, reading only
@@ -126,6 +129,29 @@ fn status_mb(pid: u32, key: &str) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// CPU seconds (user and system, every thread) in a `/proc/PID/stat`
+/// line, whose times are in clock ticks of `ticks_per_s`.
+fn stat_cpu_s(stat: &str, ticks_per_s: f64) -> Option<f64> {
+    // The fields after the command name, which may hold spaces and ends at
+    // the last ')': state is field 3, utime 14 and stime 15.
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
+    let utime: f64 = fields.next()?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / ticks_per_s)
+}
+
+/// Clock ticks per second of `/proc` times (`getconf CLK_TCK`; Linux's
+/// 100 if that cannot be run).
+fn clock_ticks() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
 /// Runs the crawl, sampling it every `every`, until it ends or has fetched
 /// `kill_at` pages (then SIGKILL). Returns the samples and whether it was
 /// killed.
@@ -137,6 +163,7 @@ pub(crate) fn watch(
 ) -> Result<(Vec<Sample>, bool)> {
     let started = Instant::now();
     let pid = child.id();
+    let ticks_per_s = clock_ticks();
     let mut lines = LineCounter {
         path: out.join("pages.jsonl"),
         offset: 0,
@@ -146,12 +173,18 @@ pub(crate) fn watch(
     loop {
         std::thread::sleep(every);
         let pages = lines.count();
-        if let (Some(rss_mb), Some(hwm_mb)) = (status_mb(pid, "VmRSS:"), status_mb(pid, "VmHWM:")) {
+        let cpu_s = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| stat_cpu_s(&stat, ticks_per_s));
+        if let (Some(rss_mb), Some(hwm_mb), Some(cpu_s)) =
+            (status_mb(pid, "VmRSS:"), status_mb(pid, "VmHWM:"), cpu_s)
+        {
             samples.push(Sample {
                 secs: started.elapsed().as_secs_f64(),
                 pages,
                 rss_mb,
                 hwm_mb,
+                cpu_s,
             });
         }
         if kill_at.is_some_and(|k| pages >= k) {
@@ -395,4 +428,17 @@ fn report(
     let after: Vec<Sample> = b2.iter().copied().filter(|x| x.pages > killed_at).collect();
     table(&mut o, "after resume: pages fetched", &after, every)?;
     Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_time_is_read_after_the_command_name() {
+        // A command name holding ") " must not shift the fields.
+        let stat = "4242 (focus) soft) S 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20 0 9 0";
+        assert_eq!(stat_cpu_s(stat, 100.0), Some(3.0));
+        assert_eq!(stat_cpu_s("4242 (focus) S 1", 100.0), None);
+    }
 }

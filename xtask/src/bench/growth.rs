@@ -35,13 +35,19 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     // The store of a million pages takes gigabytes; the numbers are read.
     std::fs::remove_dir_all(out.join("store"))?;
 
+    let Some(last) = samples.last().copied() else {
+        bail!("the crawl was never sampled; see {}", work.display());
+    };
     let mut o = String::new();
     writeln!(
         o,
         "One crawl, `focus-soft --dispatch fill`, of the million-page websim (in the \
          same process), hot tier of the frontier 10,000 URLs; pages counted from \
-         `pages.jsonl` and memory read from `/proc` every 0.5 s. Throughput at N is \
-         over the window from N/2 to N pages; the bound is `docs/crawl.md`'s. The \
+         `pages.jsonl`, memory and CPU time read from `/proc` every 0.5 s. Throughput \
+         and CPU per page at N are over the window from N/2 to N pages; the bound is \
+         `docs/crawl.md`'s. Pages/s is also set by which hosts the crawl is fetching \
+         (a batch waits for its slowest fetch) and CPU per page is what the work costs \
+         (the summary below gives how many cores the crawl kept busy). The \
          dispatch is throughput-first: with the default `promising` rule, once this \
          web's good topic (about 69,000 pages) is used up, the crawl can spend long \
          stretches waiting on the few hosts that hold its most promising URLs \
@@ -51,10 +57,11 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     )?;
     writeln!(
         o,
-        "| pages | pages/s (N/2 to N) | ÷ first row | VmRSS MB | VmHWM MB | bound MB |"
+        "| pages | pages/s (N/2 to N) | ÷ first row | CPU ms per page (N/2 to N) | ÷ first row | VmRSS MB | VmHWM MB | bound MB |"
     )?;
-    writeln!(o, "|---|---|---|---|---|---|")?;
+    writeln!(o, "|---|---|---|---|---|---|---|---|")?;
     let mut first = None;
+    let mut first_cpu = None;
     let mut n = 10_000;
     while n <= pages {
         // The crawl stops at `pages`, between two samples: its last
@@ -67,11 +74,14 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
         let (Some(a), Some(b)) = (at(&samples, n / 2), at(&samples, n).or(end)) else {
             bail!("the crawl ended before {n} pages; see {}", work.display());
         };
-        let rate = (b.pages - a.pages) as f64 / (b.secs - a.secs).max(1e-3);
+        let pages_in = (b.pages - a.pages).max(1) as f64;
+        let rate = pages_in / (b.secs - a.secs).max(1e-3);
         let ratio = rate / *first.get_or_insert(rate);
+        let cpu_ms = 1000.0 * (b.cpu_s - a.cpu_s) / pages_in;
+        let cpu_ratio = cpu_ms / *first_cpu.get_or_insert(cpu_ms);
         writeln!(
             o,
-            "| {} | {rate:.0} | {ratio:.2} | {:.0} | {:.0} | {:.0} |",
+            "| {} | {rate:.0} | {ratio:.2} | {cpu_ms:.3} | {cpu_ratio:.2} | {:.0} | {:.0} | {:.0} |",
             b.pages,
             b.rss_mb,
             b.hwm_mb,
@@ -81,11 +91,13 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     }
     writeln!(
         o,
-        "\nSummary: {} pages in {:.0} s ({:.0} pages/s), true harvest {:.3}, frontier \
-         left {}.",
+        "\nSummary: {} pages in {:.0} s ({:.0} pages/s), {:.0} CPU s ({:.2} cores busy on \
+         average), true harvest {:.3}, frontier left {}.",
         s.pages_fetched,
         s.elapsed_s,
         s.pages_per_s,
+        last.cpu_s,
+        last.cpu_s / last.secs.max(1e-3),
         s.harvest_rate_true.unwrap_or(0.0),
         s.frontier_left
     )?;
