@@ -178,6 +178,13 @@ impl HierNb {
 
     /// Pr[c|d] for every topic (root = 1), by the chain rule.
     pub fn posteriors(&self, counts: &SparseVec) -> Vec<f64> {
+        self.posteriors_below(counts, &vec![true; self.nodes.len()])
+    }
+
+    /// Pr[c|d], by the chain rule, for the children of the internal nodes
+    /// marked in `wanted` (by their place in `nodes`) whose parents are
+    /// wanted too, up to the root; every other topic is left at 0.
+    fn posteriors_below(&self, counts: &SparseVec, wanted: &[bool]) -> Vec<f64> {
         // One look-up per term for all nodes (not a search per node); the
         // sums run in the same order as `NodeModel::word_evidence`'s, so
         // the result is the same to the last bit.
@@ -185,12 +192,16 @@ impl HierNb {
         let mut words: Vec<Vec<f64>> = self
             .nodes
             .iter()
-            .map(|m| vec![0.0; m.children.len()])
+            .zip(wanted)
+            .map(|(m, &w)| vec![0.0; if w { m.children.len() } else { 0 }])
             .collect();
         let mut tokens = vec![0.0; self.nodes.len()];
         for &(t, n) in counts.entries() {
             for &row in index.rows(t) {
                 let node = row.node as usize;
+                if !wanted[node] {
+                    continue;
+                }
                 let theta = index.values(row, words[node].len());
                 tokens[node] += n;
                 for (acc, lt) in words[node].iter_mut().zip(theta) {
@@ -198,34 +209,38 @@ impl HierNb {
                 }
             }
         }
-        let lls: Vec<Vec<f64>> = self
-            .nodes
-            .iter()
-            .zip(words.into_iter().zip(tokens))
-            .map(|(m, (words, tokens))| m.log_likelihoods_of(words, tokens, self.temper))
-            .collect();
-        self.chain(&lls)
-    }
-
-    fn chain(&self, lls: &[Vec<f64>]) -> Vec<f64> {
         let mut p = vec![0.0; self.taxonomy.len()];
         p[0] = 1.0;
-        for (m, ll) in self.nodes.iter().zip(lls) {
+        for ((m, words), (tokens, &w)) in self
+            .nodes
+            .iter()
+            .zip(words)
+            .zip(tokens.into_iter().zip(wanted))
+        {
+            if !w {
+                continue;
+            }
             let parent = p[m.node.0 as usize];
-            for (c, q) in m.children.iter().zip(softmax(ll)) {
+            let ll = m.log_likelihoods_of(words, tokens, self.temper);
+            for (c, q) in m.children.iter().zip(softmax(&ll)) {
                 p[c.0 as usize] = parent * q;
             }
         }
         p
     }
 
-    fn judge(&self, p: &[f64]) -> Judgement {
-        let good = self.taxonomy.good_topics();
-        let relevance = good
+    /// R(d) from posteriors that hold at least the good topics'.
+    fn relevance_of(&self, p: &[f64]) -> f64 {
+        self.taxonomy
+            .good_topics()
             .iter()
             .map(|g| p[g.0 as usize])
             .sum::<f64>()
-            .clamp(0.0, 1.0);
+            .clamp(0.0, 1.0)
+    }
+
+    fn judge(&self, p: &[f64]) -> Judgement {
+        let relevance = self.relevance_of(p);
         let mut scores: Vec<(TopicId, f64)> = self
             .taxonomy
             .leaves()
@@ -373,6 +388,25 @@ impl Classifier for HierNb {
     fn classify(&self, counts: &SparseVec) -> Judgement {
         self.judge(&self.posteriors(counts))
     }
+
+    /// R(d) from the nodes on the good topics' paths only: their
+    /// posteriors are the chain rule's products along those paths, so the
+    /// rest of the taxonomy is not needed (a link's few words are judged
+    /// this way, most of the crawl's classifications).
+    fn relevance(&self, counts: &SparseVec) -> f64 {
+        let mut on_path = vec![false; self.taxonomy.len()];
+        for g in self.taxonomy.good_topics() {
+            for a in self.taxonomy.ancestors(g) {
+                on_path[a.0 as usize] = true;
+            }
+        }
+        let wanted: Vec<bool> = self
+            .nodes
+            .iter()
+            .map(|m| on_path[m.node.0 as usize])
+            .collect();
+        self.relevance_of(&self.posteriors_below(counts, &wanted))
+    }
 }
 
 #[cfg(test)]
@@ -481,9 +515,27 @@ mod tests {
                 m.log_likelihoods_of(words, tokens, nb.temper)
             })
             .collect();
-        assert_eq!(p, nb.chain(&by_node));
+        let mut chained = vec![0.0; tax.len()];
+        chained[0] = 1.0;
+        for (m, ll) in nb.nodes.iter().zip(&by_node) {
+            let parent = chained[m.node.0 as usize];
+            for (c, q) in m.children.iter().zip(softmax(ll)) {
+                chained[c.0 as usize] = parent * q;
+            }
+        }
+        assert_eq!(p, chained);
         let stored = HierNb::from_bytes(&nb.to_bytes().unwrap()).unwrap();
         assert_eq!(stored.posteriors(&d), p);
+        // Relevance alone, from the good topics' paths, is the judgement's
+        // to the last bit, whichever topics are good.
+        for good in [vec![px], vec![x], vec![y], vec![px, y], vec![qx, y]] {
+            let mut m = nb.clone();
+            m.set_good(&good).unwrap();
+            for doc in [&d, &v(&[(4, 1.0)]), &v(&[]), &v(&[(2, 5.0), (9, 1.0)])] {
+                let r = m.relevance(doc);
+                assert_eq!(r.to_bits(), m.classify(doc).relevance.to_bits(), "{good:?}");
+            }
+        }
     }
 
     #[test]

@@ -93,6 +93,12 @@ pub struct Judgement {
 pub trait Classifier: Send + Sync {
     /// Judges one term-count vector.
     fn classify(&self, counts: &SparseVec) -> Judgement;
+
+    /// The relevance of one term-count vector, `classify(counts).relevance`,
+    /// which a classifier may compute without the rest of the judgement.
+    fn relevance(&self, counts: &SparseVec) -> f64 {
+        self.classify(counts).relevance
+    }
 }
 
 /// A labelled training document.

@@ -115,7 +115,7 @@ pub fn link_features(
     // The link's own words (anchor and path) as the page classifier sees them.
     let mut own_words = anchor;
     own_words.add_scaled(&path, 1.0);
-    let r = classifier.classify(&own_words).relevance;
+    let r = classifier.relevance(&own_words);
     f.push(feature(ns::LINK_RELEVANCE, decile(r)));
     let relation = if link.url.host_key() == citing.url.host_key() {
         0

@@ -329,7 +329,7 @@ pub fn evaluate_featurised(
             let scorer = model.with_good(tax, good)?;
             let r: Vec<f64> = heldout
                 .par_iter()
-                .map(|&pid| doc(pid).map_or(0.0, |d| scorer.as_classifier().classify(d).relevance))
+                .map(|&pid| doc(pid).map_or(0.0, |d| scorer.as_classifier().relevance(d)))
                 .collect();
             let y: Vec<bool> = heldout
                 .iter()
