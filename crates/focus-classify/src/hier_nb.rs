@@ -229,18 +229,16 @@ impl HierNb {
         p
     }
 
-    /// R(d) from posteriors that hold at least the good topics'.
-    fn relevance_of(&self, p: &[f64]) -> f64 {
-        self.taxonomy
-            .good_topics()
-            .iter()
+    /// R(d) from posteriors that hold at least the `good` topics'.
+    fn relevance_of(good: &[TopicId], p: &[f64]) -> f64 {
+        good.iter()
             .map(|g| p[g.0 as usize])
             .sum::<f64>()
             .clamp(0.0, 1.0)
     }
 
     fn judge(&self, p: &[f64]) -> Judgement {
-        let relevance = self.relevance_of(p);
+        let relevance = Self::relevance_of(&self.taxonomy.good_topics(), p);
         let mut scores: Vec<(TopicId, f64)> = self
             .taxonomy
             .leaves()
@@ -394,8 +392,9 @@ impl Classifier for HierNb {
     /// rest of the taxonomy is not needed (a link's few words are judged
     /// this way, most of the crawl's classifications).
     fn relevance(&self, counts: &SparseVec) -> f64 {
+        let good = self.taxonomy.good_topics();
         let mut on_path = vec![false; self.taxonomy.len()];
-        for g in self.taxonomy.good_topics() {
+        for &g in &good {
             for a in self.taxonomy.ancestors(g) {
                 on_path[a.0 as usize] = true;
             }
@@ -405,7 +404,7 @@ impl Classifier for HierNb {
             .iter()
             .map(|m| on_path[m.node.0 as usize])
             .collect();
-        self.relevance_of(&self.posteriors_below(counts, &wanted))
+        Self::relevance_of(&good, &self.posteriors_below(counts, &wanted))
     }
 }
 

@@ -275,6 +275,12 @@ impl Op<'_> {
     }
 }
 
+/// The grouped trees of a test database, in [`Tree`]'s order.
+#[cfg(test)]
+pub(crate) fn test_trees(db: &sled::Db) -> [sled::Tree; GROUPED_TREES] {
+    ["m", "p", "a", "l", "q"].map(|name| db.open_tree(name).unwrap())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,8 +288,7 @@ mod tests {
     fn group(limit: usize) -> (tempfile::TempDir, sled::Db, Group) {
         let dir = tempfile::tempdir().unwrap();
         let db = sled::Config::new().path(dir.path()).open().unwrap();
-        let t = |n: &str| db.open_tree(n).unwrap();
-        let g = Group::new([t("m"), t("p"), t("a"), t("l"), t("q")], limit).unwrap();
+        let g = Group::new(test_trees(&db), limit).unwrap();
         (dir, db, g)
     }
 
@@ -360,10 +365,8 @@ mod tests {
     fn ids_are_read_through_the_held_ids_across_commits_and_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let db = sled::Config::new().path(dir.path()).open().unwrap();
-        let t = |n: &str| db.open_tree(n).unwrap();
-        let trees = || [t("m"), t("p"), t("a"), t("l"), t("q")];
         let id = |n: u64| n.to_be_bytes();
-        let g = Group::new(trees(), 100).unwrap();
+        let g = Group::new(test_trees(&db), 100).unwrap();
         g.op(|op| {
             op.insert(Tree::Queue, &id(1), b"one".as_slice());
             op.insert(Tree::Queue, &id(2), b"two".as_slice());
@@ -393,7 +396,7 @@ mod tests {
         assert_eq!(g.len_change(Tree::Queue).unwrap(), 0);
         drop(g);
         assert_eq!(
-            seen(&Group::new(trees(), 100).unwrap()),
+            seen(&Group::new(test_trees(&db), 100).unwrap()),
             [false, true, true, false]
         );
     }
@@ -420,8 +423,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         {
             let db = sled::Config::new().path(dir.path()).open().unwrap();
-            let t = |n: &str| db.open_tree(n).unwrap();
-            let g = Group::new([t("m"), t("p"), t("a"), t("l"), t("q")], 100).unwrap();
+            let g = Group::new(test_trees(&db), 100).unwrap();
             g.op(|op| {
                 op.insert(Tree::Attempts, b"a", b"kept".as_slice());
                 Ok(())

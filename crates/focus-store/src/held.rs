@@ -73,8 +73,7 @@ mod tests {
     fn trees() -> (tempfile::TempDir, [sled::Tree; GROUPED_TREES]) {
         let dir = tempfile::tempdir().unwrap();
         let db = sled::Config::new().path(dir.path()).open().unwrap();
-        let t = |n: &str| db.open_tree(n).unwrap();
-        (dir, [t("m"), t("p"), t("a"), t("l"), t("q")])
+        (dir, crate::group::test_trees(&db))
     }
 
     #[test]

@@ -66,11 +66,7 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     while n <= pages {
         // The crawl stops at `pages`, between two samples: its last
         // checkpoint is the last sample (the table gives its page count).
-        let end = if n == pages {
-            samples.last().copied()
-        } else {
-            None
-        };
+        let end = (n == pages).then_some(last);
         let (Some(a), Some(b)) = (at(&samples, n / 2), at(&samples, n).or(end)) else {
             bail!("the crawl ended before {n} pages; see {}", work.display());
         };
