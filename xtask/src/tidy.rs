@@ -155,6 +155,21 @@ const RULES: &[Rule] = &[
         why: "the experiments are run by focus-repro; no library may depend on them",
     },
     Rule {
+        dependency: "tikv-jemallocator",
+        allowed: &[
+            "focus-soft",
+            "focus-hard",
+            "collection-synth",
+            "context-graph",
+            "bingo",
+            "focus-repro",
+            "websim",
+        ],
+        dev_ok: false,
+        why: "the allocator is the binaries' choice: a library that sets one imposes it on \
+              every crawler that links it",
+    },
+    Rule {
         dependency: "xtask",
         allowed: &[],
         dev_ok: false,
@@ -297,15 +312,18 @@ mod tests {
             dep("focus-crawl", "focus-websim", Some("dev")),
             dep("focus-app", "focus-websim", None),
             dep("focus-soft", "focus-app", None),
+            dep("websim", "tikv-jemallocator", None),
         ])
         .is_empty());
         let bad = violations(&[
             dep("focus-crawl", "sled", None),
             dep("focus-crawl", "focus-websim", None),
             dep("focus-classify", "focus-app", Some("dev")),
+            dep("focus-fetch", "tikv-jemallocator", None),
         ]);
-        assert_eq!(bad.len(), 3, "{bad:?}");
+        assert_eq!(bad.len(), 4, "{bad:?}");
         assert!(bad[1].contains("ground truth"));
+        assert!(bad[3].contains("allocator"));
     }
 
     #[test]

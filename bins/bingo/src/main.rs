@@ -17,6 +17,12 @@
 use clap::{Parser, Subcommand};
 use focus_cli::{BingoArgs, SearchArgs};
 
+/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// (`docs/crawl.md`, "Memory allocator").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// The BINGO! focused crawler and its local search.
 #[derive(Parser)]
 #[command(version, about, args_conflicts_with_subcommands = true)]

@@ -14,6 +14,12 @@
 use clap::Parser;
 use focus_cli::CollectionArgs;
 
+/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// (`docs/crawl.md`, "Memory allocator").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Bergmark's collection synthesis: many topical collections in one crawl.
 #[derive(Parser)]
 #[command(version, about)]

@@ -16,6 +16,12 @@
 use clap::Parser;
 use focus_cli::ContextArgs;
 
+/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// (`docs/crawl.md`, "Memory allocator").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Diligenti et al.'s context-focused crawler.
 #[derive(Parser)]
 #[command(version, about)]

@@ -8,6 +8,12 @@ use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
+/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// (`docs/crawl.md`, "Memory allocator").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// The papers whose experiments can be reproduced, and the evaluations.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Paper {

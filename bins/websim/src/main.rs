@@ -14,6 +14,12 @@ use clap::{Parser, Subcommand};
 use focus_websim::stats::{calibrate, StatsOptions};
 use focus_websim::{Corpus, Site, Web, WebConfig};
 
+/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// (`docs/crawl.md`, "Memory allocator").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[derive(Parser)]
 #[command(name = "websim", about = "The focus synthetic web")]
 struct Cli {
