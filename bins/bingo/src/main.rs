@@ -17,7 +17,7 @@
 use clap::{Parser, Subcommand};
 use focus_cli::{BingoArgs, SearchArgs};
 
-/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// jemalloc: with glibc malloc a long crawl spent a third more CPU
 /// (`docs/crawl.md`, "Memory allocator").
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]

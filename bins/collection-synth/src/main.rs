@@ -14,7 +14,7 @@
 use clap::Parser;
 use focus_cli::CollectionArgs;
 
-/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// jemalloc: with glibc malloc a long crawl spent a third more CPU
 /// (`docs/crawl.md`, "Memory allocator").
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
-/// jemalloc: glibc malloc cost a long crawl about a fifth more CPU
+/// jemalloc: with glibc malloc a long crawl spent a third more CPU
 /// (`docs/crawl.md`, "Memory allocator").
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
