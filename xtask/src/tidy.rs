@@ -98,8 +98,8 @@ fn stage_offences(rule: &Stages, name: &str, text: &str) -> Vec<String> {
 }
 
 /// A dependency rule: `dependency` may be a normal (or build) dependency
-/// only of the packages in `allowed` (and of the [`BINARIES`] when
-/// `binaries_ok`); everyone else may have it at most as a dev-dependency
+/// only of the packages in `allowed` (and of the binaries, the packages
+/// under `bins/`, when `binaries_ok`); everyone else may have it at most as a dev-dependency
 /// (`dev_ok`) or not at all.
 struct Rule {
     dependency: &'static str,
@@ -108,17 +108,6 @@ struct Rule {
     dev_ok: bool,
     why: &'static str,
 }
-
-/// The thin binaries (`bins/`).
-const BINARIES: &[&str] = &[
-    "focus-soft",
-    "focus-hard",
-    "collection-synth",
-    "context-graph",
-    "bingo",
-    "focus-repro",
-    "websim",
-];
 
 /// The architecture's dependency invariants.
 const RULES: &[Rule] = &[
@@ -182,9 +171,18 @@ const RULES: &[Rule] = &[
     },
 ];
 
-/// `(package, dependency, kind)` for every workspace package's declared
-/// dependencies (`kind` is `None` for normal, `Some("dev")`, `Some("build")`).
-fn declared(root: &Path) -> Result<Vec<(String, String, Option<String>)>> {
+/// The workspace as the dependency rules see it.
+struct Declared {
+    /// `(package, dependency, kind)` for every package's declared
+    /// dependencies (`kind` is `None` for normal, `Some("dev")`,
+    /// `Some("build")`).
+    deps: Vec<(String, String, Option<String>)>,
+    /// The packages under `bins/`.
+    binaries: Vec<String>,
+}
+
+/// Reads the workspace's packages and their declared dependencies.
+fn declared(root: &Path) -> Result<Declared> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let out = std::process::Command::new(cargo)
         .args([
@@ -203,9 +201,15 @@ fn declared(root: &Path) -> Result<Vec<(String, String, Option<String>)>> {
         );
     }
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let bins = root.join("bins");
     let mut deps = Vec::new();
+    let mut binaries = Vec::new();
     for p in meta["packages"].as_array().into_iter().flatten() {
         let name = p["name"].as_str().unwrap_or_default().to_owned();
+        let manifest = Path::new(p["manifest_path"].as_str().unwrap_or_default());
+        if manifest.starts_with(&bins) {
+            binaries.push(name.clone());
+        }
         for d in p["dependencies"].as_array().into_iter().flatten() {
             deps.push((
                 name.clone(),
@@ -214,16 +218,17 @@ fn declared(root: &Path) -> Result<Vec<(String, String, Option<String>)>> {
             ));
         }
     }
-    Ok(deps)
+    Ok(Declared { deps, binaries })
 }
 
-/// The packages that break a rule, as messages.
-fn violations(deps: &[(String, String, Option<String>)]) -> Vec<String> {
+/// The packages that break a rule, as messages; `binaries` are the
+/// packages under `bins/`.
+fn violations(deps: &[(String, String, Option<String>)], binaries: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for (package, dep, kind) in deps {
         for rule in RULES.iter().filter(|r| r.dependency == dep) {
             let dev = kind.as_deref() == Some("dev");
-            let binary = rule.binaries_ok && BINARIES.contains(&package.as_str());
+            let binary = rule.binaries_ok && binaries.contains(package);
             if rule.allowed.contains(&package.as_str()) || binary || (dev && rule.dev_ok) {
                 continue;
             }
@@ -238,8 +243,11 @@ fn violations(deps: &[(String, String, Option<String>)]) -> Vec<String> {
 }
 
 fn dependencies(root: &Path) -> Result<()> {
-    let deps = declared(root)?;
-    let bad = violations(&deps);
+    let Declared { deps, binaries } = declared(root)?;
+    if binaries.is_empty() {
+        bail!("tidy: cargo metadata lists no package under bins/");
+    }
+    let bad = violations(&deps, &binaries);
     if bad.is_empty() {
         println!(
             "tidy: {} declared dependencies keep the {} architecture rules",
@@ -313,20 +321,27 @@ mod tests {
 
     #[test]
     fn dependency_rules() {
-        assert!(violations(&[
-            dep("focus-store", "sled", None),
-            dep("focus-crawl", "focus-websim", Some("dev")),
-            dep("focus-app", "focus-websim", None),
-            dep("focus-soft", "focus-app", None),
-            dep("websim", "tikv-jemallocator", None),
-        ])
+        let binaries = ["focus-soft".to_owned(), "websim".to_owned()];
+        assert!(violations(
+            &[
+                dep("focus-store", "sled", None),
+                dep("focus-crawl", "focus-websim", Some("dev")),
+                dep("focus-app", "focus-websim", None),
+                dep("focus-soft", "focus-app", None),
+                dep("websim", "tikv-jemallocator", None),
+            ],
+            &binaries
+        )
         .is_empty());
-        let bad = violations(&[
-            dep("focus-crawl", "sled", None),
-            dep("focus-crawl", "focus-websim", None),
-            dep("focus-classify", "focus-app", Some("dev")),
-            dep("focus-fetch", "tikv-jemallocator", None),
-        ]);
+        let bad = violations(
+            &[
+                dep("focus-crawl", "sled", None),
+                dep("focus-crawl", "focus-websim", None),
+                dep("focus-classify", "focus-app", Some("dev")),
+                dep("focus-fetch", "tikv-jemallocator", None),
+            ],
+            &binaries,
+        );
         assert_eq!(bad.len(), 4, "{bad:?}");
         assert!(bad[1].contains("ground truth"));
         assert!(bad[3].contains("allocator"));
