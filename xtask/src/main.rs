@@ -81,9 +81,10 @@ tasks:
          the cycling leaf -> docs/results/websim-defaults.md (about 8 min)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
          a long focus-soft crawl of the million-page websim (200,000
-         pages, hot tier 10,000 URLs), straight and killed at 100,000 then
-         resumed: memory against the documented bound, throughput, the
-         resumed output -> docs/results/scale.md (about 15 minutes)";
+         pages, hot tier 10,000 URLs), straight, with --dispatch fill, and
+         killed at 100,000 then resumed: memory against the documented
+         bound, throughput and true harvest, the default dispatch against
+         fill, the resumed output -> docs/results/scale.md (about an hour)";
 
 /// The steps of CI, in order; `.ci/run` runs `cargo xtask ci`, so the two
 /// cannot drift apart.

@@ -1,10 +1,11 @@
 //! `cargo xtask scale`: a long `focus-soft` crawl of the million-page
 //! websim with the frontier's hot tier capped, measured from outside the
-//! process (Linux `/proc/<pid>/status`), once straight through and once
-//! killed with SIGKILL part-way and resumed. Writes
-//! `docs/results/scale.md`: resident memory and throughput against pages
-//! fetched, each sample checked against the memory bound that
-//! `docs/crawl.md` states ([`bound_mb`]), and the resumed crawl's checks.
+//! process (Linux `/proc/<pid>/status`), once straight through, once with
+//! `--dispatch fill`, and once killed with SIGKILL part-way and resumed.
+//! Writes `docs/results/scale.md`: resident memory, throughput and true
+//! harvest against pages fetched, each sample checked against the memory
+//! bound that `docs/crawl.md` states ([`bound_mb`]), the relevant pages
+//! each dispatch rule had found and when, and the resumed crawl's checks.
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -86,6 +87,8 @@ impl Scale {
 pub(crate) struct Sample {
     pub(crate) secs: f64,
     pub(crate) pages: u64,
+    /// Of `pages`, those the websim's truth marks relevant.
+    pub(crate) relevant: u64,
     pub(crate) rss_mb: f64,
     pub(crate) hwm_mb: f64,
     /// CPU seconds the crawl has used so far (user and system, all its
@@ -93,32 +96,58 @@ pub(crate) struct Sample {
     pub(crate) cpu_s: f64,
 }
 
-/// Counts `pages.jsonl` lines as the crawl appends them, reading only
-/// what is new.
-struct LineCounter {
+/// Counts `pages.jsonl` lines as the crawl appends them, and those the
+/// truth marks relevant, reading only whole lines it has not read.
+struct PageCounter {
     path: PathBuf,
     offset: u64,
     lines: u64,
+    relevant: u64,
 }
 
-impl LineCounter {
-    fn count(&mut self) -> u64 {
+/// How a line the truth marks relevant reads (`PageLine` is written by
+/// serde in field order, without spaces).
+const RELEVANT: &[u8] = b"\"relevant_true\":true";
+
+impl PageCounter {
+    fn new(out: &Path) -> Self {
+        PageCounter {
+            path: out.join("pages.jsonl"),
+            offset: 0,
+            lines: 0,
+            relevant: 0,
+        }
+    }
+
+    /// Lines and relevant lines so far.
+    fn count(&mut self) -> (u64, u64) {
         if let Ok(mut f) = File::open(&self.path) {
             let len = f.metadata().map_or(0, |m| m.len());
             if len < self.offset {
                 // Rewritten (a resumed crawl writes its stored pages first).
                 self.offset = 0;
                 self.lines = 0;
+                self.relevant = 0;
             }
             if f.seek(SeekFrom::Start(self.offset)).is_ok() {
                 let mut buf = Vec::new();
-                if let Ok(n) = f.read_to_end(&mut buf) {
-                    self.offset += n as u64;
-                    self.lines += buf.split(|&b| b == b'\n').count() as u64 - 1;
+                if f.read_to_end(&mut buf).is_ok() {
+                    // A line being written is read next time, whole.
+                    let whole = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                    for line in buf[..whole].split(|&b| b == b'\n') {
+                        if line.is_empty() {
+                            continue;
+                        }
+                        self.lines += 1;
+                        if line.windows(RELEVANT.len()).any(|w| w == RELEVANT) {
+                            self.relevant += 1;
+                        }
+                    }
+                    self.offset += whole as u64;
                 }
             }
         }
-        self.lines
+        (self.lines, self.relevant)
     }
 }
 
@@ -164,15 +193,11 @@ pub(crate) fn watch(
     let started = Instant::now();
     let pid = child.id();
     let ticks_per_s = clock_ticks();
-    let mut lines = LineCounter {
-        path: out.join("pages.jsonl"),
-        offset: 0,
-        lines: 0,
-    };
+    let mut lines = PageCounter::new(out);
     let mut samples = Vec::new();
     loop {
         std::thread::sleep(every);
-        let pages = lines.count();
+        let (pages, relevant) = lines.count();
         let cpu_s = std::fs::read_to_string(format!("/proc/{pid}/stat"))
             .ok()
             .and_then(|stat| stat_cpu_s(&stat, ticks_per_s));
@@ -182,6 +207,7 @@ pub(crate) fn watch(
             samples.push(Sample {
                 secs: started.elapsed().as_secs_f64(),
                 pages,
+                relevant,
                 rss_mb,
                 hwm_mb,
                 cpu_s,
@@ -227,6 +253,18 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     )?;
     let (a, _) = watch(child, &straight, None, SAMPLE_EVERY)?;
 
+    // The same crawl with batches always filled, for the price of the
+    // default's holding for promising URLs.
+    let filled = work.join("filled");
+    let mut fill_args = s.args(&filled);
+    fill_args.extend(["--dispatch".into(), "fill".into()]);
+    println!("$ focus-soft {}", fill_args.join(" "));
+    let child = spawn(
+        Command::new(&exe).args(&fill_args),
+        &work.join("filled.log"),
+    )?;
+    let (f, _) = watch(child, &filled, None, SAMPLE_EVERY)?;
+
     let resumed = work.join("resumed");
     let child = spawn(
         Command::new(&exe).args(s.args(&resumed)),
@@ -246,14 +284,23 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let (b2, _) = watch(child, &resumed, None, SAMPLE_EVERY)?;
 
     let check = check_resumed(&resumed, s.pages)?;
-    let report = report(&s, &a, &b1, &b2, &check, &straight, &resumed)?;
+    let runs = Runs {
+        straight: (a, straight),
+        filled: (f, filled),
+        killed: b1,
+        resumed: (b2, resumed),
+    };
+    let report = report(&s, &runs, &check)?;
     let path = root.join("docs/results/scale.md");
     std::fs::write(&path, report)?;
     println!("wrote {}", path.display());
-    let worst = a
+    let worst = runs
+        .straight
+        .0
         .iter()
-        .chain(&b1)
-        .chain(&b2)
+        .chain(&runs.filled.0)
+        .chain(&runs.killed)
+        .chain(&runs.resumed.0)
         .find(|x| x.hwm_mb > bound_mb(x.pages));
     if let Some(x) = worst {
         bail!(
@@ -264,6 +311,15 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The crawls' samples and output directories.
+struct Runs {
+    straight: (Vec<Sample>, PathBuf),
+    filled: (Vec<Sample>, PathBuf),
+    /// The crawl that was killed (its output is `resumed`'s).
+    killed: Vec<Sample>,
+    resumed: (Vec<Sample>, PathBuf),
 }
 
 /// What the resumed crawl's `pages.jsonl` must be: every line whole, one
@@ -309,20 +365,23 @@ pub(crate) fn summary(out: &Path) -> Result<Summary> {
     Ok(serde_json::from_str(&text)?)
 }
 
-/// One row per round page count: pages, throughput since the previous
-/// row, resident memory, its peak and the bound.
+/// One row per round page count: pages, throughput and true harvest
+/// since the previous row, resident memory, its peak and the bound.
 fn table(o: &mut String, first: &str, samples: &[Sample], every: u64) -> Result<()> {
     writeln!(
         o,
-        "| {first} | pages/s since previous row | VmRSS MB | VmHWM MB | bound MB |"
+        "| {first} | pages/s since previous row | true harvest since previous row \
+         | VmRSS MB | VmHWM MB | bound MB |"
     )?;
-    writeln!(o, "|---|---|---|---|---|")?;
-    for (x, rate) in rows(samples, every) {
+    writeln!(o, "|---|---|---|---|---|---|")?;
+    for row in rows(samples, every) {
+        let x = row.at;
         writeln!(
             o,
-            "| {} | {} | {:.0} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {:.0} | {:.0} | {:.0} |",
             x.pages,
-            rate.map_or("-".into(), |r| format!("{r:.0}")),
+            row.rate.map_or("-".into(), |r| format!("{r:.0}")),
+            row.harvest.map_or("-".into(), |h| format!("{h:.3}")),
             x.rss_mb,
             x.hwm_mb,
             bound_mb(x.pages)
@@ -331,21 +390,107 @@ fn table(o: &mut String, first: &str, samples: &[Sample], every: u64) -> Result<
     Ok(())
 }
 
-/// Samples at round page counts, with the throughput since the previous
-/// row.
-fn rows(samples: &[Sample], every: u64) -> Vec<(Sample, Option<f64>)> {
-    let mut out: Vec<(Sample, Option<f64>)> = Vec::new();
+/// A sample at a round page count.
+struct Row {
+    at: Sample,
+    /// Pages per second since the previous row.
+    rate: Option<f64>,
+    /// Relevant pages per page since the previous row.
+    harvest: Option<f64>,
+}
+
+/// Samples at round page counts, with the throughput and harvest since
+/// the previous row.
+fn rows(samples: &[Sample], every: u64) -> Vec<Row> {
+    let mut out: Vec<Row> = Vec::new();
     let mut next = every;
     for x in samples {
         if x.pages >= next {
-            let rate = out
-                .last()
-                .map(|(p, _)| (x.pages - p.pages) as f64 / (x.secs - p.secs).max(1e-9));
-            out.push((*x, rate));
+            let since = out.last().map(|r| r.at);
+            out.push(Row {
+                at: *x,
+                rate: since.map(|p| (x.pages - p.pages) as f64 / (x.secs - p.secs).max(1e-9)),
+                harvest: since.map(|p| {
+                    x.relevant.saturating_sub(p.relevant) as f64
+                        / x.pages.saturating_sub(p.pages).max(1) as f64
+                }),
+            });
             next = (x.pages / every + 1) * every;
         }
     }
     out
+}
+
+/// The two dispatch rules side by side at round page counts: relevant
+/// pages found so far (counted in each crawl's `pages.jsonl`) and seconds
+/// taken (interpolated between the samples either side; the summary's
+/// elapsed time at the crawl's last page).
+fn dispatch_table(
+    o: &mut String,
+    (held, held_out): (&[Sample], &Path),
+    (filled, filled_out): (&[Sample], &Path),
+    every: u64,
+) -> Result<()> {
+    let (held_end, filled_end) = (summary(held_out)?, summary(filled_out)?);
+    writeln!(
+        o,
+        "| pages fetched | default: relevant pages found | default: s | \
+         `--dispatch fill`: relevant pages found | `fill`: s |"
+    )?;
+    writeln!(o, "|---|---|---|---|---|")?;
+    let (h_found, f_found) = (
+        relevant_every(held_out, every)?,
+        relevant_every(filled_out, every)?,
+    );
+    for (i, (h, f)) in h_found.iter().zip(&f_found).enumerate() {
+        let at = (i as u64 + 1) * every;
+        let secs = |samples: &[Sample], end: &Summary| {
+            secs_at(samples, at)
+                .or((at == end.pages_fetched).then_some(end.elapsed_s))
+                .map_or("-".into(), |t| format!("{t:.0}"))
+        };
+        writeln!(
+            o,
+            "| {at} | {h} | {} | {f} | {} |",
+            secs(held, &held_end),
+            secs(filled, &filled_end)
+        )?;
+    }
+    Ok(())
+}
+
+/// Relevant pages among the first `every`, `2 * every`, ... lines of a
+/// crawl's `pages.jsonl`.
+fn relevant_every(out: &Path, every: u64) -> Result<Vec<u64>> {
+    let path = out.join("pages.jsonl");
+    let text = std::fs::read(&path).with_context(|| path.display().to_string())?;
+    let mut found = Vec::new();
+    let mut relevant = 0;
+    for (i, line) in text
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .enumerate()
+    {
+        if line.windows(RELEVANT.len()).any(|w| w == RELEVANT) {
+            relevant += 1;
+        }
+        if (i as u64 + 1).is_multiple_of(every.max(1)) {
+            found.push(relevant);
+        }
+    }
+    Ok(found)
+}
+
+/// When the crawl had fetched `pages` pages, interpolated between the
+/// samples either side.
+fn secs_at(samples: &[Sample], pages: u64) -> Option<f64> {
+    let after = samples.iter().position(|x| x.pages >= pages)?;
+    let b = samples[after];
+    let Some(a) = after.checked_sub(1).map(|i| samples[i]) else {
+        return Some(b.secs);
+    };
+    let span = b.pages.saturating_sub(a.pages).max(1) as f64;
+    Some(a.secs + (b.secs - a.secs) * pages.saturating_sub(a.pages) as f64 / span)
 }
 
 fn peak(samples: &[Sample]) -> Sample {
@@ -355,16 +500,10 @@ fn peak(samples: &[Sample]) -> Sample {
         .fold(samples[0], |a, b| if b.hwm_mb > a.hwm_mb { b } else { a })
 }
 
-fn report(
-    s: &Scale,
-    a: &[Sample],
-    b1: &[Sample],
-    b2: &[Sample],
-    check: &ResumeCheck,
-    straight: &Path,
-    resumed: &Path,
-) -> Result<String> {
-    if a.is_empty() || b1.is_empty() || b2.is_empty() {
+fn report(s: &Scale, runs: &Runs, check: &ResumeCheck) -> Result<String> {
+    let ((a, straight), (f, filled)) = (&runs.straight, &runs.filled);
+    let (b1, (b2, resumed)) = (&runs.killed, &runs.resumed);
+    if a.is_empty() || f.is_empty() || b1.is_empty() || b2.is_empty() {
         bail!("no samples: the crawl ended within a second");
     }
     let mut o = String::new();
@@ -380,27 +519,29 @@ fn report(
          is `target/release/focus-soft {}` (the websim runs in the same process). \
          Resident memory is the process's VmRSS and its peak VmHWM, read from \
          `/proc` every second; the bound is the one `docs/crawl.md` states: \
-         {BOUND_FIXED_MB} MB + {BOUND_PER_PAGE_KB} kB per fetched page.\n",
+         {BOUND_FIXED_MB} MB + {BOUND_PER_PAGE_KB} kB per fetched page. True harvest \
+         is the share of fetches the websim's truth marks relevant.\n",
         s.args(Path::new("OUT")).join(" ")
     )?;
     writeln!(o, "## Straight through\n")?;
     let every = (s.pages / 10).max(1);
     table(&mut o, "pages fetched", a, every)?;
     let sa = summary(straight)?;
-    let pa = peak(a);
+    crawl_line(&mut o, a, &sa)?;
+    writeln!(o, "## The default dispatch against `--dispatch fill`\n")?;
     writeln!(
         o,
-        "\nPeak {:.0} MB (bound at {} pages: {:.0} MB). Summary: {} pages in {:.0} s \
-         ({:.0} pages/s), true harvest {:.3}, frontier left {}.\n",
-        pa.hwm_mb,
-        pa.pages,
-        bound_mb(pa.pages),
-        sa.pages_fetched,
-        sa.elapsed_s,
-        sa.pages_per_s,
-        sa.harvest_rate_true.unwrap_or(0.0),
-        sa.frontier_left,
+        "The default dispatch (`promising`) keeps a batch's room for hosts holding \
+         URLs at least as promising as the crawl's recent harvest while they wait \
+         out a politeness interval (here robots.txt `Crawl-delay`), rather than \
+         fetch worse URLs from hosts that are ready; `--dispatch fill` fills every \
+         batch. The same crawl both ways:\n"
     )?;
+    dispatch_table(&mut o, (a, straight), (f, filled), every)?;
+    writeln!(o, "\nWith `--dispatch fill`:\n")?;
+    table(&mut o, "pages fetched", f, every)?;
+    let sf = summary(filled)?;
+    crawl_line(&mut o, f, &sf)?;
     writeln!(o, "## Killed with SIGKILL and resumed\n")?;
     let (p1, p2) = (peak(b1), peak(b2));
     let sb = summary(resumed)?;
@@ -430,6 +571,25 @@ fn report(
     Ok(o)
 }
 
+/// A crawl's peak memory and its summary, after its table.
+fn crawl_line(o: &mut String, samples: &[Sample], summary: &Summary) -> Result<()> {
+    let p = peak(samples);
+    writeln!(
+        o,
+        "\nPeak {:.0} MB (bound at {} pages: {:.0} MB). Summary: {} pages in {:.0} s \
+         ({:.0} pages/s), true harvest {:.3}, frontier left {}.\n",
+        p.hwm_mb,
+        p.pages,
+        bound_mb(p.pages),
+        summary.pages_fetched,
+        summary.elapsed_s,
+        summary.pages_per_s,
+        summary.harvest_rate_true.unwrap_or(0.0),
+        summary.frontier_left,
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,5 +600,63 @@ mod tests {
         let stat = "4242 (focus) soft) S 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20 0 9 0";
         assert_eq!(stat_cpu_s(stat, 100.0), Some(3.0));
         assert_eq!(stat_cpu_s("4242 (focus) S 1", 100.0), None);
+    }
+
+    const HIT: &str = r#"{"attempt":1,"relevant_true":true,"url":"http://a/"}"#;
+    const MISS: &str = r#"{"attempt":1,"relevant_true":false,"url":"http://b/"}"#;
+
+    #[test]
+    fn a_line_being_written_is_counted_once_it_is_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pages.jsonl");
+        let mut counter = PageCounter::new(dir.path());
+        assert_eq!(counter.count(), (0, 0), "no file yet");
+        // The second line is cut inside its relevant_true field.
+        std::fs::write(&path, format!("{MISS}\n{}", &HIT[..20])).unwrap();
+        assert_eq!(counter.count(), (1, 0));
+        std::fs::write(&path, format!("{MISS}\n{HIT}\n{HIT}\n")).unwrap();
+        assert_eq!(counter.count(), (3, 2));
+        // A resumed crawl rewrites the file shorter: counting starts over.
+        std::fs::write(&path, format!("{HIT}\n")).unwrap();
+        assert_eq!(counter.count(), (1, 1));
+    }
+
+    #[test]
+    fn relevant_pages_are_counted_at_every_round_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines = [HIT, MISS, HIT, HIT, MISS];
+        std::fs::write(dir.path().join("pages.jsonl"), lines.join("\n") + "\n").unwrap();
+        assert_eq!(relevant_every(dir.path(), 2).unwrap(), vec![1, 3]);
+    }
+
+    fn sample(secs: f64, pages: u64) -> Sample {
+        Sample {
+            secs,
+            pages,
+            relevant: 0,
+            rss_mb: 0.0,
+            hwm_mb: 0.0,
+            cpu_s: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_time_a_page_count_was_reached_is_interpolated() {
+        let samples = [sample(1.0, 100), sample(2.0, 300), sample(3.0, 400)];
+        assert_eq!(secs_at(&samples, 200), Some(1.5));
+        assert_eq!(secs_at(&samples, 50), Some(1.0), "before the first sample");
+        assert_eq!(secs_at(&samples, 500), None, "never reached");
+    }
+
+    #[test]
+    fn rows_give_throughput_and_harvest_since_the_previous_row() {
+        let mut samples = vec![sample(1.0, 1_000), sample(3.0, 2_100)];
+        samples[0].relevant = 900;
+        samples[1].relevant = 1_450;
+        let rows = rows(&samples, 1_000);
+        assert_eq!(rows.len(), 2);
+        assert!(rows[0].rate.is_none() && rows[0].harvest.is_none());
+        assert_eq!(rows[1].rate, Some(550.0));
+        assert_eq!(rows[1].harvest, Some(0.5));
     }
 }
