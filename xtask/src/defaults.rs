@@ -1,6 +1,7 @@
 //! `cargo xtask defaults`: the default `focus-soft` crawl beside the
-//! configurations it replaced, on the embedded websim: webs 1-3 with and
-//! without four in five cross-host links dead, and the cycling leaf. Every
+//! configurations it replaced and beside `--dispatch fill`, on the embedded
+//! websim: webs 1-3 with and without four in five cross-host links dead,
+//! and the cycling and mutual funds leaves. Every
 //! crawl is a release `focus-soft` run (5,000 pages) with the flags shown
 //! in the table; the numbers come from its `summary.json` and
 //! `pages.jsonl`. Writes `docs/results/websim-defaults.md`, the table
@@ -18,7 +19,7 @@ use focus_core::PageLine;
 use crate::{run_cargo, scale};
 
 /// The configurations compared: a name and `focus-soft`'s flags.
-const CONFIGS: [(&str, &[&str]); 3] = [
+const CONFIGS: [(&str, &[&str]); 4] = [
     ("default", &[]),
     (
         "tempered relevance, no link model (`--child-priority learnt`)",
@@ -28,10 +29,14 @@ const CONFIGS: [(&str, &[&str]); 3] = [
         "previous default (`--relevance exact --child-priority learnt`)",
         &["--relevance", "exact", "--child-priority", "learnt"],
     ),
+    (
+        "default with batches always filled (`--dispatch fill`)",
+        &["--dispatch", "fill"],
+    ),
 ];
 
 /// The crawls of each configuration: a label and their own flags.
-const CRAWLS: [(&str, &[&str]); 7] = [
+const CRAWLS: [(&str, &[&str]); 8] = [
     ("web 1", &["--seed", "1"]),
     ("web 2", &["--seed", "2"]),
     ("web 3", &["--seed", "3"]),
@@ -51,6 +56,10 @@ const CRAWLS: [(&str, &[&str]); 7] = [
         "web 1, cycling leaf",
         &["--seed", "1", "--good", "recreation/outdoors/cycling"],
     ),
+    (
+        "web 1, mutual funds leaf",
+        &["--seed", "1", "--good", "business/investment/mutual_funds"],
+    ),
 ];
 
 /// Fetch attempts before the error share is counted (the first tries of a
@@ -60,6 +69,7 @@ const WARM_UP: usize = 500;
 /// What one crawl measured.
 struct Measured {
     harvest: f64,
+    pages_per_s: f64,
     last_1000: f64,
     failed: u64,
     errors_after_warm_up: f64,
@@ -89,6 +99,7 @@ fn measure(out: &Path) -> Result<Measured> {
         .count();
     Ok(Measured {
         harvest: summary.harvest_rate_true.unwrap_or(0.0),
+        pages_per_s: summary.pages_per_s,
         last_1000: summary.harvest_rate_true_last_1000.unwrap_or(0.0),
         failed: summary.failed_fetches,
         errors_after_warm_up: errors as f64 / requested.len().max(1) as f64,
@@ -105,17 +116,17 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let work = root.join("target/defaults");
     let started = Instant::now();
     let mut rows: Vec<Vec<Measured>> = Vec::new();
-    for (name, flags) in CONFIGS {
+    for (c, (name, flags)) in CONFIGS.iter().enumerate() {
         let mut row = Vec::new();
         for (i, (label, own)) in CRAWLS.iter().enumerate() {
-            let out = work.join(format!("{}-{i}", name.split(' ').next().unwrap_or(name)));
+            let out = work.join(format!("config-{c}-crawl-{i}"));
             if out.exists() {
                 std::fs::remove_dir_all(&out)?;
             }
             println!("{name}: {label}");
             let status = Command::new(&exe)
                 .args(*own)
-                .args(flags)
+                .args(*flags)
                 .arg("--out")
                 .arg(&out)
                 .stdout(Stdio::null())
@@ -145,8 +156,11 @@ fn render(rows: &[Vec<Measured>], secs: u64) -> String {
          `focus-soft` crawls of 5,000 pages of the embedded websim (good topic \
          `recreation/outdoors` unless the row says otherwise) with each configuration's \
          flags plus the row's (`--seed S`, `--websim-dead-links 80`, `--good \
-         recreation/outdoors/cycling`). Cells: true harvest / true harvest of the last \
-         1,000 pages / fetches spent on errors (`failed_fetches`). The dead-link rows \
+         recreation/outdoors/cycling`, `--good business/investment/mutual_funds`). Cells: \
+         true harvest / true harvest of the last 1,000 pages / fetches spent on errors \
+         (`failed_fetches`) / pages per second (the websim answers in microseconds, so \
+         they measure the engine and its waits on hosts that ask for a `Crawl-delay`). \
+         The dead-link rows \
          add the share of requests after the first {WARM_UP} that failed (URLs robots.txt \
          forbids excluded), the true harvest per successful fetch, and the true harvest \
          relative to the same web without dead links.\n"
@@ -164,7 +178,11 @@ fn render(rows: &[Vec<Measured>], secs: u64) -> String {
         let _ = write!(md, "| {label} |");
         for row in rows {
             let m = &row[i];
-            let _ = write!(md, " {:.3} / {:.3} / {}", m.harvest, m.last_1000, m.failed);
+            let _ = write!(
+                md,
+                " {:.3} / {:.3} / {} / {:.0} pages/s",
+                m.harvest, m.last_1000, m.failed, m.pages_per_s
+            );
             // Rows 3-5 are webs 1-3 with dead links; rows 0-2 the same webs.
             if (3..6).contains(&i) {
                 let live = &row[i - 3];

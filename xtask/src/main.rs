@@ -77,8 +77,9 @@ tasks:
          and every command (about an hour; needs nginx, wrk, GNU time)
   defaults
          the default focus-soft crawl beside the configurations it
-         replaced, on websim webs 1-3 with and without dead links and on
-         the cycling leaf -> docs/results/websim-defaults.md (about 8 min)
+         replaced and beside --dispatch fill, on websim webs 1-3 with and
+         without dead links and on the cycling and mutual funds leaves
+         -> docs/results/websim-defaults.md (about 15 min)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
          a long focus-soft crawl of the million-page websim (200,000
          pages, hot tier 10,000 URLs), straight, with --dispatch fill, and
