@@ -246,42 +246,34 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let work = crate::fresh_work_dir(root, "scale")?;
 
     let straight = work.join("straight");
-    println!("$ focus-soft {}", s.args(&straight).join(" "));
-    let child = spawn(
-        Command::new(&exe).args(s.args(&straight)),
-        &work.join("straight.log"),
+    let log = |name: &str| work.join(format!("{name}.log"));
+    let (a, _) = crawl(
+        &exe,
+        &s.args(&straight),
+        (&straight, &log("straight")),
+        None,
     )?;
-    let (a, _) = watch(child, &straight, None, SAMPLE_EVERY)?;
 
     // The same crawl with batches always filled, for the price of the
     // default's holding for promising URLs.
     let filled = work.join("filled");
     let mut fill_args = s.args(&filled);
     fill_args.extend(["--dispatch".into(), "fill".into()]);
-    println!("$ focus-soft {}", fill_args.join(" "));
-    let child = spawn(
-        Command::new(&exe).args(&fill_args),
-        &work.join("filled.log"),
-    )?;
-    let (f, _) = watch(child, &filled, None, SAMPLE_EVERY)?;
+    let (f, _) = crawl(&exe, &fill_args, (&filled, &log("filled")), None)?;
 
     let resumed = work.join("resumed");
-    let child = spawn(
-        Command::new(&exe).args(s.args(&resumed)),
-        &work.join("killed.log"),
+    let (b1, killed) = crawl(
+        &exe,
+        &s.args(&resumed),
+        (&resumed, &log("killed")),
+        Some(s.kill_at),
     )?;
-    let (b1, killed) = watch(child, &resumed, Some(s.kill_at), SAMPLE_EVERY)?;
     if !killed {
         bail!("the crawl ended before {} pages", s.kill_at);
     }
     let mut resume_args = s.args(&resumed);
     resume_args.push("--resume".into());
-    println!("$ focus-soft {} (after SIGKILL)", resume_args.join(" "));
-    let child = spawn(
-        Command::new(&exe).args(&resume_args),
-        &work.join("resumed.log"),
-    )?;
-    let (b2, _) = watch(child, &resumed, None, SAMPLE_EVERY)?;
+    let (b2, _) = crawl(&exe, &resume_args, (&resumed, &log("resumed")), None)?;
 
     let check = check_resumed(&resumed, s.pages)?;
     let runs = Runs {
@@ -320,6 +312,19 @@ struct Runs {
     /// The crawl that was killed (its output is `resumed`'s).
     killed: Vec<Sample>,
     resumed: (Vec<Sample>, PathBuf),
+}
+
+/// Runs `exe args` (its output directory `out`), logging to `log`, and
+/// watches it as [`watch`] does.
+fn crawl(
+    exe: &Path,
+    args: &[String],
+    (out, log): (&Path, &Path),
+    kill_at: Option<u64>,
+) -> Result<(Vec<Sample>, bool)> {
+    println!("$ focus-soft {}", args.join(" "));
+    let child = spawn(Command::new(exe).args(args), log)?;
+    watch(child, out, kill_at, SAMPLE_EVERY)
 }
 
 /// What the resumed crawl's `pages.jsonl` must be: every line whole, one
