@@ -187,7 +187,7 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
     // page sets agree.
     let straight = dir.path().join("straight");
     let started = std::time::Instant::now();
-    run(&plan(&straight, 300, Crawler::SOFT)).await.unwrap();
+    let whole = run(&plan(&straight, 300, Crawler::SOFT)).await.unwrap();
     let took = started.elapsed();
     // The same seed gives the same crawl, page for page.
     let again = dir.path().join("again");
@@ -230,12 +230,20 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
             assert_eq!(s.stopped_because, focus_core::StopReason::TimeLimit);
             let mut resumed = plan(&out, 300, Crawler::SOFT);
             resumed.resume = true;
-            run(&resumed).await.unwrap();
+            let r = run(&resumed).await.unwrap();
             assert_eq!(
                 urls(&out),
                 urls(&straight),
                 "crawl stopped at {} pages and resumed",
                 s.pages_fetched
+            );
+            // The dispatch's holds are counted on across the stop.
+            assert_eq!(
+                (
+                    s.held_for_promising <= r.held_for_promising,
+                    r.held_for_promising
+                ),
+                (true, whole.held_for_promising)
             );
             stopped_at = Some(s.pages_fetched);
             break;

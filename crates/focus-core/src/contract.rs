@@ -226,6 +226,13 @@ pub struct Summary {
     /// Parents those requests returned (each queued unless already seen).
     #[serde(default)]
     pub backlink_parents: u64,
+    /// Times the default dispatch (`promising`) held back URLs of hosts
+    /// that were ready to wait for a cooling host with more promising
+    /// ones: a batch sent short, or the crawl's clock moved on. Each costs
+    /// wall time, not fetches; 0 with `--dispatch fill`, hard focus and
+    /// the baselines.
+    #[serde(default)]
+    pub held_for_promising: u64,
 }
 
 /// Why a crawl stopped (`summary.json`'s `stopped_because`).

@@ -90,6 +90,10 @@ pub(crate) fn stored_features(q: &QueuedUrl) -> Box<[u32]> {
     apprentice::from_bytes(q.extra.get(8..).unwrap_or_default())
 }
 
+/// The run-metadata key of [`crate::tally::Tally::held`], so a resumed
+/// crawl counts on.
+pub(crate) const HELD_KEY: &str = "held_for_promising";
+
 /// The run-metadata key of the backlink requests made so far.
 pub(crate) const PARENT_REQUESTS_KEY: &str = "parent_requests";
 

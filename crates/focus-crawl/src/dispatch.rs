@@ -25,12 +25,17 @@ pub(crate) fn discipline(order: Order, seed: u64) -> Discipline {
     }
 }
 
-/// What the frontier gives the next batch.
+/// What the frontier gives the next batch. `held` is set when the batch
+/// went out short, or the crawl waits, for a cooling host that holds more
+/// promising URLs while other hosts had URLs ready: the price of
+/// [`Dispatch::Promising`] in wall time (`summary.json`'s
+/// `held_for_promising`).
+#[derive(Debug)]
 pub(crate) enum Next {
     /// URLs to fetch now.
-    Batch(Vec<Candidate>),
+    Batch { urls: Vec<Candidate>, held: bool },
     /// Nothing to fetch before this logical time (hosts are cooling).
-    WaitUntil(u64),
+    WaitUntil { at: u64, held: bool },
     /// Nothing is queued.
     Exhausted,
 }
@@ -56,21 +61,134 @@ pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: 
     if batch.len() < room {
         match frontier.next_cooling_at_least(floor) {
             Some(at) if at > now => {
+                let held = frontier.any_ready(now);
                 if batch.is_empty() {
-                    return Next::WaitUntil(at);
+                    return Next::WaitUntil { at, held };
                 }
+                return Next::Batch { urls: batch, held };
             }
             _ => batch
                 .extend(std::iter::from_fn(|| frontier.pop_ready(now)).take(room - batch.len())),
         }
     }
     if !batch.is_empty() {
-        return Next::Batch(batch);
+        return Next::Batch {
+            urls: batch,
+            held: false,
+        };
     }
     // Every queued host may be cooling down (politeness, robots.txt
     // crawl-delay): move the clock to the first one rather than stop.
     match frontier.next_ready_at() {
-        Some(at) if at > now => Next::WaitUntil(at),
+        Some(at) if at > now => Next::WaitUntil { at, held: false },
         _ => Next::Exhausted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use focus_core::{Canonicalizer, HostKey};
+
+    fn cand(url: &str, priority: f64) -> Candidate {
+        let url = Canonicalizer::default().canonicalize(url).unwrap();
+        Candidate::new(url, 1, None, priority)
+    }
+
+    fn host(url: &str) -> HostKey {
+        cand(url, 0.0).host
+    }
+
+    /// Host a holds two good URLs, b two poor ones; a has just been
+    /// fetched and cools until 1,000 ms.
+    fn a_cooling_b_ready() -> Frontier {
+        let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
+        for (u, p) in [
+            ("http://a.example/1", 0.9),
+            ("http://a.example/2", 0.8),
+            ("http://b.example/1", 0.2),
+            ("http://b.example/2", 0.1),
+        ] {
+            f.push(cand(u, p));
+        }
+        let first = f.pop_ready(0).unwrap();
+        assert_eq!(first.url.as_str(), "http://a.example/1");
+        f.host_done(&host("http://a.example/"), 1_000);
+        f
+    }
+
+    fn urls(next: &Next) -> Vec<&str> {
+        match next {
+            Next::Batch { urls, .. } => urls.iter().map(|c| c.url.as_str()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_crawl_waits_for_a_promising_host_rather_than_fetch_poor_urls() {
+        let mut f = a_cooling_b_ready();
+        let next = next_batch(&mut f, 50, 4, 0.5);
+        assert!(
+            matches!(
+                next,
+                Next::WaitUntil {
+                    at: 1_000,
+                    held: true
+                }
+            ),
+            "{next:?}"
+        );
+        assert_eq!(f.len(), 3, "nothing was handed out");
+        // Once a is ready its URL goes first; with no promising URL left
+        // waiting, the batch then fills in order.
+        let next = next_batch(&mut f, 1_000, 4, 0.5);
+        assert_eq!(urls(&next), ["http://a.example/2", "http://b.example/1"]);
+        assert!(matches!(next, Next::Batch { held: false, .. }));
+    }
+
+    #[test]
+    fn a_batch_goes_out_short_with_the_promising_urls_that_are_ready() {
+        let mut f = a_cooling_b_ready();
+        f.push(cand("http://c.example/1", 0.7));
+        let next = next_batch(&mut f, 50, 4, 0.5);
+        assert_eq!(urls(&next), ["http://c.example/1"]);
+        assert!(matches!(next, Next::Batch { held: true, .. }));
+    }
+
+    #[test]
+    fn without_a_promising_url_anywhere_the_batch_fills_in_order() {
+        let mut f = a_cooling_b_ready();
+        // The floor is above every queued URL: nothing is worth waiting for.
+        let next = next_batch(&mut f, 50, 4, 0.95);
+        assert_eq!(urls(&next), ["http://b.example/1"]);
+        assert!(matches!(next, Next::Batch { held: false, .. }));
+    }
+
+    #[test]
+    fn fill_takes_the_best_ready_urls_however_poor() {
+        let mut f = a_cooling_b_ready();
+        let next = next_batch(&mut f, 50, 4, floor(Dispatch::Fill, 0.5));
+        assert_eq!(urls(&next), ["http://b.example/1"]);
+        assert!(matches!(next, Next::Batch { held: false, .. }));
+    }
+
+    #[test]
+    fn nothing_is_held_when_no_other_host_is_ready() {
+        let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
+        f.push(cand("http://a.example/1", 0.9));
+        f.push(cand("http://a.example/2", 0.8));
+        f.pop_ready(0).unwrap();
+        f.host_done(&host("http://a.example/"), 1_000);
+        let next = next_batch(&mut f, 50, 4, 0.5);
+        assert!(
+            matches!(
+                next,
+                Next::WaitUntil {
+                    at: 1_000,
+                    held: false
+                }
+            ),
+            "{next:?}"
+        );
     }
 }

@@ -14,7 +14,7 @@ use focus_fetch::DuplicateDetector;
 use focus_frontier::Frontier;
 use focus_store::Store;
 
-use crate::apply::{apply, CrawlState, Rules, NEAR_DUPLICATE_BITS};
+use crate::apply::{apply, CrawlState, Rules, HELD_KEY, NEAR_DUPLICATE_BITS};
 use crate::config::CrawlConfig;
 use crate::crawl_graph::CrawlGraph;
 use crate::dispatch::{self, Next, TICK_MS};
@@ -92,9 +92,14 @@ pub async fn run(
         let room = (cfg.max_pages - st.tally.fetched).min(cfg.batch as u64) as usize;
         let now = tick * TICK_MS;
         let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
-        let batch = match dispatch::next_batch(&mut st.frontier, now, room, floor) {
-            Next::Batch(batch) => batch,
-            Next::WaitUntil(at) => {
+        let next = dispatch::next_batch(&mut st.frontier, now, room, floor);
+        if let Next::Batch { held: true, .. } | Next::WaitUntil { held: true, .. } = next {
+            st.tally.held += 1;
+            st.store.put_meta(HELD_KEY, &st.tally.held)?;
+        }
+        let batch = match next {
+            Next::Batch { urls, .. } => urls,
+            Next::WaitUntil { at, .. } => {
                 tick = at.div_ceil(TICK_MS);
                 continue;
             }
@@ -280,6 +285,7 @@ fn summarise(
         judged_relevant_recall: tally.tracker.agreement().recall(),
         backlink_requests: tally.parent_requests,
         backlink_parents: tally.parents_found,
+        held_for_promising: tally.held,
     };
     let taxonomy = &rules.analysis.taxonomy;
     let good: Vec<&str> = taxonomy

@@ -15,7 +15,7 @@ use focus_store::PageRecord;
 
 use crate::apply::{
     harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
-    meet_links, queued, stored_seq, CrawlState, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
+    meet_links, queued, stored_seq, CrawlState, HELD_KEY, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
@@ -140,6 +140,7 @@ pub(crate) fn resume(
     // run has no expansion, the counts stay in the summary).
     st.tally.parent_requests = st.store.get_meta(PARENT_REQUESTS_KEY)?.unwrap_or(0);
     st.tally.parents_found = st.store.get_meta(PARENTS_FOUND_KEY)?.unwrap_or(0);
+    st.tally.held = st.store.get_meta(HELD_KEY)?.unwrap_or(0);
     if let Some(expansion) = &analysis.parents {
         expansion.restore(st.tally.parent_requests);
     }

@@ -47,6 +47,9 @@ pub(crate) struct Tally {
     pub(crate) parent_requests: u64,
     /// Parents they returned.
     pub(crate) parents_found: u64,
+    /// Times the dispatch held back ready hosts' URLs for a cooling host
+    /// with more promising ones ([`crate::dispatch::Next`]).
+    pub(crate) held: u64,
 }
 
 impl Tally {
@@ -58,6 +61,7 @@ impl Tally {
             monitor: StagnationMonitor::new(stagnation),
             relevant: HashSet::new(),
             stagnation: None,
+            held: 0,
             links: LinkValue::new(),
             hosts: HostHealth::new(),
             apprentice: Apprentice::new(),

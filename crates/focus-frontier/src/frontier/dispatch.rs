@@ -200,6 +200,14 @@ impl Frontier {
         drained
     }
 
+    /// Whether some host is ready at `now_ms` with a URL to hand out,
+    /// whatever its priority (what a dispatch that holds back poor URLs
+    /// leaves behind).
+    pub fn any_ready(&mut self, now_ms: u64) -> bool {
+        self.wake_cooled(now_ms);
+        !self.ready.is_empty()
+    }
+
     /// When the next host becomes ready (`None` if nothing is waiting or
     /// every waiting host is at its in-flight limit). Costs one pass over
     /// the hosts; call it only when `pop_ready` returned `None`.
