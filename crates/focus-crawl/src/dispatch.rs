@@ -99,16 +99,14 @@ mod tests {
         cand(url, 0.0).host
     }
 
-    /// Host a holds two good URLs, b two poor ones; a has just been
-    /// fetched and cools until 1,000 ms.
-    fn a_cooling_b_ready() -> Frontier {
+    /// Host a holds two good URLs and has just been fetched: it cools
+    /// until 1,000 ms. `others` are queued beside it.
+    fn a_cooling(others: &[(&str, f64)]) -> Frontier {
         let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
-        for (u, p) in [
-            ("http://a.example/1", 0.9),
-            ("http://a.example/2", 0.8),
-            ("http://b.example/1", 0.2),
-            ("http://b.example/2", 0.1),
-        ] {
+        for &(u, p) in [("http://a.example/1", 0.9), ("http://a.example/2", 0.8)]
+            .iter()
+            .chain(others)
+        {
             f.push(cand(u, p));
         }
         let first = f.pop_ready(0).unwrap();
@@ -117,16 +115,23 @@ mod tests {
         f
     }
 
-    fn urls(next: &Next) -> Vec<&str> {
+    /// Host b's two poor URLs, ready.
+    const B_POOR: [(&str, f64); 2] = [("http://b.example/1", 0.2), ("http://b.example/2", 0.1)];
+
+    /// A batch's URLs and whether it was held.
+    fn batch(next: Next) -> (Vec<String>, bool) {
         match next {
-            Next::Batch { urls, .. } => urls.iter().map(|c| c.url.as_str()).collect(),
-            _ => Vec::new(),
+            Next::Batch { urls, held } => (
+                urls.iter().map(|c| c.url.as_str().to_owned()).collect(),
+                held,
+            ),
+            other => panic!("not a batch: {other:?}"),
         }
     }
 
     #[test]
     fn the_crawl_waits_for_a_promising_host_rather_than_fetch_poor_urls() {
-        let mut f = a_cooling_b_ready();
+        let mut f = a_cooling(&B_POOR);
         let next = next_batch(&mut f, 50, 4, 0.5);
         assert!(
             matches!(
@@ -141,45 +146,42 @@ mod tests {
         assert_eq!(f.len(), 3, "nothing was handed out");
         // Once a is ready its URL goes first; with no promising URL left
         // waiting, the batch then fills in order.
-        let next = next_batch(&mut f, 1_000, 4, 0.5);
-        assert_eq!(urls(&next), ["http://a.example/2", "http://b.example/1"]);
-        assert!(matches!(next, Next::Batch { held: false, .. }));
+        assert_eq!(
+            batch(next_batch(&mut f, 1_000, 4, 0.5)),
+            (
+                vec!["http://a.example/2".into(), "http://b.example/1".into()],
+                false
+            )
+        );
     }
 
     #[test]
     fn a_batch_goes_out_short_with_the_promising_urls_that_are_ready() {
-        let mut f = a_cooling_b_ready();
-        f.push(cand("http://c.example/1", 0.7));
-        let next = next_batch(&mut f, 50, 4, 0.5);
-        assert_eq!(urls(&next), ["http://c.example/1"]);
-        assert!(matches!(next, Next::Batch { held: true, .. }));
+        let mut f = a_cooling(&[B_POOR[0], B_POOR[1], ("http://c.example/1", 0.7)]);
+        assert_eq!(
+            batch(next_batch(&mut f, 50, 4, 0.5)),
+            (vec!["http://c.example/1".into()], true)
+        );
     }
 
     #[test]
-    fn without_a_promising_url_anywhere_the_batch_fills_in_order() {
-        let mut f = a_cooling_b_ready();
+    fn with_nothing_promising_waiting_or_under_fill_the_batch_fills_in_order() {
         // The floor is above every queued URL: nothing is worth waiting for.
-        let next = next_batch(&mut f, 50, 4, 0.95);
-        assert_eq!(urls(&next), ["http://b.example/1"]);
-        assert!(matches!(next, Next::Batch { held: false, .. }));
-    }
-
-    #[test]
-    fn fill_takes_the_best_ready_urls_however_poor() {
-        let mut f = a_cooling_b_ready();
-        let next = next_batch(&mut f, 50, 4, floor(Dispatch::Fill, 0.5));
-        assert_eq!(urls(&next), ["http://b.example/1"]);
-        assert!(matches!(next, Next::Batch { held: false, .. }));
+        let filled = (vec!["http://b.example/1".into()], false);
+        assert_eq!(
+            batch(next_batch(&mut a_cooling(&B_POOR), 50, 4, 0.95)),
+            filled
+        );
+        let fill = floor(Dispatch::Fill, 0.5);
+        assert_eq!(
+            batch(next_batch(&mut a_cooling(&B_POOR), 50, 4, fill)),
+            filled
+        );
     }
 
     #[test]
     fn nothing_is_held_when_no_other_host_is_ready() {
-        let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
-        f.push(cand("http://a.example/1", 0.9));
-        f.push(cand("http://a.example/2", 0.8));
-        f.pop_ready(0).unwrap();
-        f.host_done(&host("http://a.example/"), 1_000);
-        let next = next_batch(&mut f, 50, 4, 0.5);
+        let next = next_batch(&mut a_cooling(&[]), 50, 4, 0.5);
         assert!(
             matches!(
                 next,
