@@ -105,9 +105,13 @@ struct PageCounter {
     relevant: u64,
 }
 
-/// How a line the truth marks relevant reads (`PageLine` is written by
-/// serde in field order, without spaces).
-const RELEVANT: &[u8] = b"\"relevant_true\":true";
+/// Whether a `pages.jsonl` line is one the truth marks relevant
+/// (`PageLine` is written by serde in field order, without spaces, so the
+/// field reads the same on every line; cheaper than parsing the line).
+fn is_relevant(line: &[u8]) -> bool {
+    const RELEVANT: &[u8] = b"\"relevant_true\":true";
+    line.windows(RELEVANT.len()).any(|w| w == RELEVANT)
+}
 
 impl PageCounter {
     fn new(out: &Path) -> Self {
@@ -139,7 +143,7 @@ impl PageCounter {
                             continue;
                         }
                         self.lines += 1;
-                        if line.windows(RELEVANT.len()).any(|w| w == RELEVANT) {
+                        if is_relevant(line) {
                             self.relevant += 1;
                         }
                     }
@@ -432,11 +436,10 @@ fn rows(samples: &[Sample], every: u64) -> Vec<Row> {
 /// elapsed time at the crawl's last page).
 fn dispatch_table(
     o: &mut String,
-    (held, held_out): (&[Sample], &Path),
-    (filled, filled_out): (&[Sample], &Path),
+    (held, held_out, held_end): (&[Sample], &Path, &Summary),
+    (filled, filled_out, filled_end): (&[Sample], &Path, &Summary),
     every: u64,
 ) -> Result<()> {
-    let (held_end, filled_end) = (summary(held_out)?, summary(filled_out)?);
     writeln!(
         o,
         "| pages fetched | default: relevant pages found | default: s | \
@@ -450,15 +453,13 @@ fn dispatch_table(
     for (i, (h, f)) in h_found.iter().zip(&f_found).enumerate() {
         let at = (i as u64 + 1) * every;
         let secs = |samples: &[Sample], end: &Summary| {
-            secs_at(samples, at)
-                .or((at == end.pages_fetched).then_some(end.elapsed_s))
-                .map_or("-".into(), |t| format!("{t:.0}"))
+            secs_at(samples, end, at).map_or("-".into(), |t| format!("{t:.0}"))
         };
         writeln!(
             o,
             "| {at} | {h} | {} | {f} | {} |",
-            secs(held, &held_end),
-            secs(filled, &filled_end)
+            secs(held, held_end),
+            secs(filled, filled_end)
         )?;
     }
     Ok(())
@@ -476,7 +477,7 @@ fn relevant_every(out: &Path, every: u64) -> Result<Vec<u64>> {
         .filter(|l| !l.is_empty())
         .enumerate()
     {
-        if line.windows(RELEVANT.len()).any(|w| w == RELEVANT) {
+        if is_relevant(line) {
             relevant += 1;
         }
         if (i as u64 + 1).is_multiple_of(every.max(1)) {
@@ -487,15 +488,21 @@ fn relevant_every(out: &Path, every: u64) -> Result<Vec<u64>> {
 }
 
 /// When the crawl had fetched `pages` pages, interpolated between the
-/// samples either side.
-fn secs_at(samples: &[Sample], pages: u64) -> Option<f64> {
-    let after = samples.iter().position(|x| x.pages >= pages)?;
-    let b = samples[after];
-    let Some(a) = after.checked_sub(1).map(|i| samples[i]) else {
-        return Some(b.secs);
+/// samples either side; its summary (pages and elapsed time at the end)
+/// is the last point, so pages fetched after the last sample have a time.
+fn secs_at(samples: &[Sample], end: &Summary, pages: u64) -> Option<f64> {
+    let points: Vec<(u64, f64)> = samples
+        .iter()
+        .map(|x| (x.pages, x.secs))
+        .chain([(end.pages_fetched, end.elapsed_s)])
+        .collect();
+    let after = points.iter().position(|&(p, _)| p >= pages)?;
+    let (pb, tb) = points[after];
+    let Some((pa, ta)) = after.checked_sub(1).map(|i| points[i]) else {
+        return Some(tb);
     };
-    let span = b.pages.saturating_sub(a.pages).max(1) as f64;
-    Some(a.secs + (b.secs - a.secs) * pages.saturating_sub(a.pages) as f64 / span)
+    let span = pb.saturating_sub(pa).max(1) as f64;
+    Some(ta + (tb - ta) * pages.saturating_sub(pa) as f64 / span)
 }
 
 fn peak(samples: &[Sample]) -> Sample {
@@ -542,10 +549,10 @@ fn report(s: &Scale, runs: &Runs, check: &ResumeCheck) -> Result<String> {
          fetch worse URLs from hosts that are ready; `--dispatch fill` fills every \
          batch. The same crawl both ways:\n"
     )?;
-    dispatch_table(&mut o, (a, straight), (f, filled), every)?;
+    let sf = summary(filled)?;
+    dispatch_table(&mut o, (a, straight, &sa), (f, filled, &sf), every)?;
     writeln!(o, "\nWith `--dispatch fill`:\n")?;
     table(&mut o, "pages fetched", f, every)?;
-    let sf = summary(filled)?;
     crawl_line(&mut o, f, &sf)?;
     writeln!(o, "## Killed with SIGKILL and resumed\n")?;
     let (p1, p2) = (peak(b1), peak(b2));
@@ -648,9 +655,23 @@ mod tests {
     #[test]
     fn the_time_a_page_count_was_reached_is_interpolated() {
         let samples = [sample(1.0, 100), sample(2.0, 300), sample(3.0, 400)];
-        assert_eq!(secs_at(&samples, 200), Some(1.5));
-        assert_eq!(secs_at(&samples, 50), Some(1.0), "before the first sample");
-        assert_eq!(secs_at(&samples, 500), None, "never reached");
+        let end = Summary {
+            pages_fetched: 600,
+            elapsed_s: 5.0,
+            ..Summary::default()
+        };
+        assert_eq!(secs_at(&samples, &end, 200), Some(1.5));
+        assert_eq!(
+            secs_at(&samples, &end, 50),
+            Some(1.0),
+            "before the first sample"
+        );
+        assert_eq!(
+            secs_at(&samples, &end, 500),
+            Some(4.0),
+            "after the last sample"
+        );
+        assert_eq!(secs_at(&samples, &end, 700), None, "never reached");
     }
 
     #[test]
