@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use focus_core::contract::ROBOTS_DISALLOWED;
 use focus_core::PageLine;
 
-use crate::{run_cargo, scale};
+use crate::{run_cargo, watch};
 
 /// The configurations compared: a name and `focus-soft`'s flags.
 const CONFIGS: [(&str, &[&str]); 4] = [
@@ -77,7 +77,7 @@ struct Measured {
 }
 
 fn measure(out: &Path) -> Result<Measured> {
-    let summary = scale::summary(out).context("summary.json")?;
+    let summary = watch::summary(out).context("summary.json")?;
     let text = std::fs::read_to_string(out.join("pages.jsonl")).context("pages.jsonl")?;
     let lines: Vec<PageLine> = text
         .lines()

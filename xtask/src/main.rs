@@ -14,6 +14,7 @@ mod bench;
 mod defaults;
 mod scale;
 mod tidy;
+mod watch;
 
 use std::process::Command;
 

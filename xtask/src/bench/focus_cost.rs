@@ -10,7 +10,7 @@ use std::process::Command;
 use anyhow::Result;
 
 use super::process::{spread, Log, Measured};
-use crate::scale::summary;
+use crate::watch::summary;
 
 /// Run both crawls `runs` times for `pages` pages; returns the report
 /// section.

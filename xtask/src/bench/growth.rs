@@ -12,7 +12,8 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 
 use super::process::Log;
-use crate::scale::{bound_mb, spawn, summary, watch, Sample};
+use crate::scale::bound_mb;
+use crate::watch::{spawn, summary, watch, Sample};
 
 /// Run the crawl to `pages` pages; returns the report section.
 pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {

@@ -28,7 +28,7 @@ impl Log {
     /// Run `cmd` to the end, its output to `log`; an error if it fails.
     pub(crate) fn run(&mut self, cmd: &mut Command, log: &Path) -> Result<()> {
         self.note(cmd);
-        let status = crate::scale::spawn(cmd, log)?.wait()?;
+        let status = crate::watch::spawn(cmd, log)?.wait()?;
         if !status.success() {
             bail!(
                 "{} failed ({status}); see {}",
