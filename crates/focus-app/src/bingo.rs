@@ -265,7 +265,9 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
             seeds.push(s.clone());
         }
     }
-    let policy = Bingo::harvesting().with_max_tunnel(plan.max_tunnel);
+    let policy = Bingo::harvesting()
+        .with_max_tunnel(plan.max_tunnel)
+        .with_link_model();
     tracing::info!(
         "harvesting ({}) from {} hubs and seeds",
         policy.name(),
