@@ -265,9 +265,7 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
             seeds.push(s.clone());
         }
     }
-    let policy = Bingo::harvesting()
-        .with_max_tunnel(plan.max_tunnel)
-        .with_link_model();
+    let policy = Bingo::harvesting().with_max_tunnel(plan.max_tunnel);
     tracing::info!(
         "harvesting ({}) from {} hubs and seeds",
         policy.name(),

@@ -49,8 +49,6 @@ pub struct Bingo {
     max_tunnel: u8,
     /// The registered domains the learning phase stays on (empty: any).
     domains: BTreeSet<DomainKey>,
-    /// Whether the link model joins the paper's priority.
-    link_model: bool,
 }
 
 impl Bingo {
@@ -60,7 +58,6 @@ impl Bingo {
             phase: Phase::Learning,
             max_tunnel: MAX_TUNNEL,
             domains: seeds.iter().map(CanonicalUrl::domain_key).collect(),
-            link_model: false,
         }
     }
 
@@ -70,21 +67,12 @@ impl Bingo {
             phase: Phase::Harvesting,
             max_tunnel: MAX_TUNNEL,
             domains: BTreeSet::new(),
-            link_model: false,
         }
     }
 
     /// The same phase with another tunnelling distance.
     pub fn with_max_tunnel(mut self, steps: u8) -> Self {
         self.max_tunnel = steps;
-        self
-    }
-
-    /// The same phase with the link model ([`crate::apprentice`]) joining
-    /// the paper's priority, as it joins soft focus's (and with sibling
-    /// feedback, [`crate::siblings`]).
-    pub fn with_link_model(mut self) -> Self {
-        self.link_model = true;
         self
     }
 
@@ -127,17 +115,11 @@ impl Policy for Bingo {
     fn uses_distiller(&self) -> bool {
         self.phase == Phase::Harvesting
     }
-    fn uses_link_model(&self) -> bool {
-        self.link_model
-    }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
         let relevance = page.relevance.clamp(0.0, 1.0);
         match page.tunnel.child(self.accepts(page), self.max_tunnel) {
             Some(tunnel) => Expansion::Expand {
-                priority: LinkPriority {
-                    by_link_model: self.link_model,
-                    ..LinkPriority::uniform(tunnel.decay(relevance))
-                },
+                priority: LinkPriority::uniform(tunnel.decay(relevance)),
                 tunnel,
             },
             None => Expansion::Prune,
