@@ -341,41 +341,13 @@ impl SvmTree {
     /// `None` for a topic without an SVM (the root, or one that had no
     /// negatives).
     pub fn confidence(&self, counts: &SparseVec, topic: TopicId) -> Option<f64> {
-        self.own_confidence(&tfidf(counts, &self.idf), topic)
-    }
-
-    /// `topic`'s own SVM's confidence in a document already weighted
-    /// ([`tfidf`]).
-    fn own_confidence(&self, x: &SparseVec, topic: TopicId) -> Option<f64> {
         let (feats, svm) = self.nodes.iter().find_map(|n| {
             n.children
                 .iter()
                 .position(|&c| c == topic)
                 .map(|i| &n.models[i])
         })?;
-        Some(svm.confidence(&restrict(x, feats)))
-    }
-
-    /// How near a document whose accepted path misses every good topic
-    /// came to one, in [0, ½): half the best good topic's weakest link,
-    /// the least σ(2·confidence) of the SVMs on its chain from the root
-    /// (at least one of them said no, or a sibling said yes more surely).
-    /// Without it every such page scored 0 and the links of all rejected
-    /// pages tied.
-    fn off_path_relevance(&self, counts: &SparseVec) -> f64 {
-        let x = tfidf(counts, &self.idf);
-        self.taxonomy
-            .good_topics()
-            .into_iter()
-            .map(|g| {
-                std::iter::once(g)
-                    .chain(self.taxonomy.ancestors(g))
-                    .filter_map(|t| self.own_confidence(&x, t))
-                    .map(sigma)
-                    .fold(1.0, f64::min)
-            })
-            .fold(0.0, f64::max)
-            / 2.0
+        Some(svm.confidence(&restrict(&tfidf(counts, &self.idf), feats)))
     }
 
     /// The accepted path from the root: (topic, confidence) per level.
@@ -420,15 +392,13 @@ impl SvmTree {
 
 impl Classifier for SvmTree {
     /// Relevance: the logistic of the confidence at a good topic on the
-    /// accepted path, σ(2·conf); when the path misses every good topic,
-    /// below ½ and ranked by how near the page came to one
-    /// ([`SvmTree::off_path_relevance`]).
+    /// accepted path, σ(2·conf); 0 when the path misses every good topic.
     fn classify(&self, counts: &SparseVec) -> Judgement {
         let path = self.path(counts);
         let relevance = path
             .iter()
             .find(|(t, _)| self.taxonomy.mark(*t) == Mark::Good)
-            .map_or_else(|| self.off_path_relevance(counts), |&(_, conf)| sigma(conf));
+            .map_or(0.0, |&(_, conf)| 1.0 / (1.0 + (-2.0 * conf).exp()));
         let mut scores = path.clone();
         scores.sort_by(|a, b| b.1.total_cmp(&a.1));
         Judgement {
@@ -437,11 +407,6 @@ impl Classifier for SvmTree {
             scores,
         }
     }
-}
-
-/// σ(2·confidence): an SVM's confidence as a relevance in (0, 1).
-fn sigma(conf: f64) -> f64 {
-    1.0 / (1.0 + (-2.0 * conf).exp())
 }
 
 /// idf = ln(N / df) over the local database, sorted by term.
@@ -613,15 +578,10 @@ mod tests {
         assert!(phys.relevance > 0.5);
         let bio = tree.classify(&v(&[(2, 2.0), (10, 1.0)]));
         assert_eq!(bio.best, Some(id("sci/biology")));
-        assert!(bio.relevance > 0.0 && bio.relevance < 0.5, "{bio:?}");
+        assert_eq!(bio.relevance, 0.0);
         // Only the shared "sci" term: sci says yes, neither child does → OTHERS under sci.
         let sci_only = tree.classify(&v(&[(10, 1.0)]));
         assert_eq!(sci_only.best, Some(id("sci")));
-        // Off the good path a page still ranks by how near it came: a
-        // page with physics' parent's word above one of another branch.
-        let arts = tree.classify(&v(&[(3, 2.0), (11, 1.0)]));
-        assert_eq!(arts.best, Some(id("arts")));
-        assert!(sci_only.relevance < 0.5 && arts.relevance < sci_only.relevance);
         let back = SvmTree::from_bytes(&tree.to_bytes().unwrap()).unwrap();
         assert_eq!(back.classify(&v(&[(1, 2.0), (10, 1.0)])), phys);
         // Marking another topic good needs no retraining: biology's pages
@@ -631,7 +591,7 @@ mod tests {
         let b = bio_good.classify(&v(&[(2, 2.0), (10, 1.0)]));
         assert_eq!((b.best, b.scores.clone()), (bio.best, bio.scores.clone()));
         assert!(b.relevance > 0.5);
-        assert!(bio_good.classify(&v(&[(1, 2.0), (10, 1.0)])).relevance < 0.5);
+        assert_eq!(bio_good.classify(&v(&[(1, 2.0), (10, 1.0)])).relevance, 0.0);
         assert!(tree
             .precision_estimates()
             .iter()
