@@ -66,6 +66,10 @@ tasks:
          every crawler on the replayed Wikispeedia corpus (default
          ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,
          and the classifiers on the same split -> wikispeedia-classify.md
+  eval wikispeedia --splits 1,2,3
+         the default, the scikit-learn reference and the oracle on each
+         training split -> docs/results/wikispeedia-splits.md (about 6
+         min a split; needs scikit-learn)
   bench --release [--full]
          the crates' benchmarks in release mode (criterion benches with a
          short window, frontier sizes 10^4 and 10^6, classifier accuracy);

@@ -71,6 +71,12 @@ struct Cli {
     /// Leave the classifier evaluation out of `wikispeedia`.
     #[arg(long)]
     no_classify: bool,
+    /// Instead of the whole evaluation, run the default soft crawl, the
+    /// scikit-learn reference and the oracle on each of these training
+    /// splits (comma-separated seeds) and write `wikispeedia-splits.md`:
+    /// whether the comparison with the reference holds across splits.
+    #[arg(long, value_delimiter = ',', value_name = "SEEDS", conflicts_with_all = ["crawlers", "seed"])]
+    splits: Vec<u64>,
     /// Python interpreter for the reference crawler.
     #[arg(long, default_value = "python3")]
     python: String,
@@ -112,6 +118,12 @@ async fn main() -> anyhow::Result<()> {
             reference,
             crawlers,
         };
+        if !cli.splits.is_empty() {
+            let report = focus_experiments::eval::splits(&cfg, &cli.splits).await?;
+            println!("{report}");
+            println!("written to {}", cfg.out.display());
+            return Ok(());
+        }
         if !cfg.crawlers.is_empty() {
             let report = focus_experiments::eval::wikispeedia(&cfg).await?;
             println!("{report}");

@@ -3,8 +3,9 @@
 //! classifier shares (`eval/split.rs`), the classifier evaluation on it
 //! (`eval/classify/`: evaluation, report, svmlight export), the crawls and their scores (`eval/crawls.rs`; BINGO! and the
 //! context-graph crawlers through their own compositions, `eval/own_app.rs`),
-//! the optional scikit-learn reference crawler (`eval/reference.rs`) and the
-//! report with its curves (`eval/report.rs`).
+//! the optional scikit-learn reference crawler (`eval/reference.rs`), the
+//! report with its curves (`eval/report.rs`) and the comparison with the
+//! reference repeated on several training splits (`eval/splits.rs`).
 
 pub mod classify;
 pub mod crawls;
@@ -12,5 +13,7 @@ mod own_app;
 pub mod reference;
 mod report;
 pub mod split;
+mod splits;
 
 pub use report::wikispeedia;
+pub use splits::splits;

@@ -35,13 +35,38 @@ fn of(
         .filter(move |s| s.protocol == protocol && s.crawler == crawler)
 }
 
-fn find<'a>(
+pub(super) fn find<'a>(
     scores: &'a [Scored],
     category: &str,
     protocol: Protocol,
     crawler: Crawler,
 ) -> Option<&'a Scored> {
     of(scores, protocol, crawler).find(|s| s.category == category)
+}
+
+/// Whether `a` finds at least as many scored pages as `b` at every budget.
+pub(super) fn at_every_budget(a: &Scored, b: &Scored) -> bool {
+    BUDGETS.iter().all(|&n| a.found_at(n) >= b.found_at(n))
+}
+
+/// The budgets where `a` finds fewer scored pages than `b`: (budget, a's,
+/// b's).
+pub(super) fn shortfalls(a: &Scored, b: &Scored) -> Vec<(usize, usize, usize)> {
+    BUDGETS
+        .iter()
+        .map(|&n| (n, a.found_at(n), b.found_at(n)))
+        .filter(|(_, x, y)| x < y)
+        .collect()
+}
+
+/// A crawler's mean recall over the categories at `budget`.
+pub(super) fn mean_recall_at(
+    scores: &[Scored],
+    protocol: Protocol,
+    crawler: Crawler,
+    budget: usize,
+) -> f64 {
+    mean(of(scores, protocol, crawler).map(|s| s.recall_at(budget)))
 }
 
 /// Runs the evaluation and writes `wikispeedia.md` and its SVGs to
@@ -187,11 +212,7 @@ fn render(
         for &c in crawlers {
             let mut row = format!("| {} |", c.name());
             for b in BUDGETS {
-                let _ = write!(
-                    row,
-                    " {:.3} |",
-                    mean(of(scores, protocol, c).map(|s| s.recall_at(b)))
-                );
+                let _ = write!(row, " {:.3} |", mean_recall_at(scores, protocol, c, b));
             }
             for b in BUDGETS {
                 let _ = write!(
@@ -259,7 +280,7 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
                 continue;
             };
             n += 1;
-            if BUDGETS.iter().all(|&b| s.found_at(b) >= o.found_at(b)) {
+            if at_every_budget(s, o) {
                 every += 1;
             }
             if [250, 500].iter().all(|&b| s.found_at(b) > o.found_at(b)) {
@@ -272,7 +293,7 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
         ));
     }
     training_fetched(&mut lines, scores, protocol, crawlers);
-    let at500 = |c: Crawler| mean(of(scores, protocol, c).map(|s| s.recall_at(500)));
+    let at500 = |c: Crawler| mean_recall_at(scores, protocol, c, 500);
     if crawlers.contains(&Crawler::Reference) {
         let (s, r) = (at500(Crawler::Soft), at500(Crawler::Reference));
         lines.push(format!(
@@ -306,7 +327,7 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
             n += 1;
             wins += usize::from(c.found_at(1000) > s.found_at(1000));
         }
-        let at1000 = |c: Crawler| mean(of(scores, protocol, c).map(|s| s.recall_at(1000)));
+        let at1000 = |c: Crawler| mean_recall_at(scores, protocol, c, 1000);
         lines.push(format!(
             "- the context crawler finds more scored pages than the standard focused crawler \
              (best first on the same classifier) at 1,000 pages on {wins} of {n} categories; \
