@@ -71,10 +71,11 @@ struct Cli {
     /// Leave the classifier evaluation out of `wikispeedia`.
     #[arg(long)]
     no_classify: bool,
-    /// Instead of the whole evaluation, run the default soft crawl, the
-    /// scikit-learn reference and the oracle on each of these training
-    /// splits (comma-separated seeds) and write `wikispeedia-splits.md`:
-    /// whether the comparison with the reference holds across splits.
+    /// `wikispeedia` only: instead of the whole evaluation, run the
+    /// default soft crawl, the scikit-learn reference and the oracle on
+    /// each of these training splits (comma-separated seeds) and write
+    /// `wikispeedia-splits.md`: whether the comparison with the reference
+    /// holds across splits.
     #[arg(long, value_delimiter = ',', value_name = "SEEDS", conflicts_with_all = ["crawlers", "seed"])]
     splits: Vec<u64>,
     /// Python interpreter for the reference crawler.
@@ -91,6 +92,9 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if !cli.splits.is_empty() && cli.paper != Paper::Wikispeedia {
+        anyhow::bail!("--splits belongs to `wikispeedia`, the real-corpus evaluation");
+    }
     if cli.paper == Paper::Wikispeedia {
         let script = PathBuf::from("xtask/reference/crawl_sklearn.py");
         let reference = if cli.no_reference {
