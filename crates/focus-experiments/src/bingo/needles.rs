@@ -3,7 +3,10 @@
 //! found" moves in thirds), so every small leaf topic of the corpus is a
 //! needle in turn — seven of its pages train BINGO! and seed it, the rest
 //! are hidden — and each is crawled by BINGO! and by breadth-first from the
-//! same seeds with the same budget; the share of hidden pages each finds.
+//! same seeds with the same budget; the share of hidden pages each finds,
+//! beside the oracle bound's (the evaluation's greedy walk that knows every
+//! discovered page's label): about how many of them a crawl from the seeds
+//! can reach within the budget (a greedy walk, not the optimum).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -27,6 +30,8 @@ pub(super) struct Row {
     hidden: usize,
     bingo: usize,
     bfs: usize,
+    /// Found by the oracle bound (`None` where it is not walked).
+    oracle: Option<usize>,
 }
 
 /// The leaves of `min` to `max` pages, smallest first (ties by path), at
@@ -87,6 +92,7 @@ pub(super) async fn survey(cfg: &ReproConfig, world: &World) -> Result<Vec<Row>,
             hidden: hidden.len(),
             bingo: hidden.iter().filter(|u| found.contains(*u)).count(),
             bfs: hidden.iter().filter(|u| bfs.contains(*u)).count(),
+            oracle: world.oracle_found(topic, &training, &hidden, cfg.pages as usize),
         });
     }
     Ok(rows)
@@ -100,31 +106,37 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
          Each leaf topic of {NEEDLE_MIN} to {NEEDLE_MAX} pages (the {MOST} smallest at most) \
          is a needle in turn: {NEEDLE_TRAINING} of its pages train and seed BINGO! \
          ({pages} pages), the rest are hidden; breadth-first crawls from the same seeds with \
-         the same budget. The share of the hidden pages each found:\n\n\
-         | needle | pages | hidden | BINGO! found | breadth-first found |\n|---|---|---|---|---|"
+         the same budget. The oracle bound is not a crawler: it walks the web's links from the \
+         same seeds with the same budget knowing every discovered page's label (the needle's \
+         pages first, then pages by how many of them they link to, as in \
+         `docs/results/wikispeedia.md`): what a perfect link classifier finds, walking greedily. \
+         The share of the hidden pages each found:\n\n\
+         | needle | pages | hidden | BINGO! found | breadth-first found | oracle (bound) found |\n|---|---|---|---|---|---|"
     );
     let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
+    let cell = |n: Option<usize>, of: usize| {
+        n.map_or_else(|| "-".to_owned(), |n| format!("{n} ({:.2})", share(n, of)))
+    };
     for r in rows {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} ({:.2}) | {} ({:.2}) |",
+            "| {} | {} | {} | {} | {} | {} |",
             r.topic,
             r.pages,
             r.hidden,
-            r.bingo,
-            share(r.bingo, r.hidden),
-            r.bfs,
-            share(r.bfs, r.hidden)
+            cell(Some(r.bingo), r.hidden),
+            cell(Some(r.bfs), r.hidden),
+            cell(r.oracle, r.hidden)
         );
     }
     if rows.is_empty() {
-        md.push_str("| (no leaf of that size) | | | | |\n");
+        md.push_str("| (no leaf of that size) | | | | | |\n");
         return;
     }
     let n = rows.len() as f64;
     let mean = |f: fn(&Row) -> usize| rows.iter().map(|r| share(f(r), r.hidden)).sum::<f64>() / n;
     let half = |f: fn(&Row) -> usize| rows.iter().filter(|r| 2 * f(r) >= r.hidden).count();
-    let _ = writeln!(
+    let _ = write!(
         md,
         "\nMean share found: BINGO! {:.2}, breadth-first {:.2}; at least half found on {} of {} \
          needles by BINGO!, {} by breadth-first.",
@@ -134,6 +146,17 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
         rows.len(),
         half(|r| r.bfs)
     );
+    if rows.iter().all(|r| r.oracle.is_some()) {
+        let oracle = |r: &Row| r.oracle.unwrap_or(0);
+        let _ = write!(
+            md,
+            " The oracle bound: mean share {:.2}, at least half on {} of {}.",
+            rows.iter().map(|r| share(oracle(r), r.hidden)).sum::<f64>() / n,
+            rows.iter().filter(|r| 2 * oracle(r) >= r.hidden).count(),
+            rows.len()
+        );
+    }
+    md.push('\n');
 }
 
 #[cfg(test)]
@@ -148,5 +171,42 @@ mod tests {
             .collect();
         assert_eq!(small_leaves(&leaves, 10, 30, 12), ["c", "e", "b"]);
         assert_eq!(small_leaves(&leaves, 10, 30, 2), ["c", "e"]);
+    }
+
+    fn row(topic: &str, hidden: usize, bingo: usize, bfs: usize, oracle: Option<usize>) -> Row {
+        Row {
+            topic: topic.into(),
+            pages: hidden + 7,
+            hidden,
+            bingo,
+            bfs,
+            oracle,
+        }
+    }
+
+    #[test]
+    fn the_section_sets_each_needle_beside_the_oracle_bound() {
+        let mut md = String::new();
+        section(
+            &mut md,
+            "the corpus",
+            1000,
+            &[row("a", 3, 1, 1, Some(3)), row("b", 4, 2, 0, Some(2))],
+        );
+        assert!(
+            md.contains("| a | 10 | 3 | 1 (0.33) | 1 (0.33) | 3 (1.00) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("BINGO! 0.42, breadth-first 0.17; at least half found on 1 of 2 needles by BINGO!, 0 by breadth-first. The oracle bound: mean share 0.75, at least half on 2 of 2."),
+            "{md}"
+        );
+        // Where the bound is not walked, its cell is empty and no mean is given.
+        let mut md = String::new();
+        section(&mut md, "the websim", 1000, &[row("a", 3, 1, 1, None)]);
+        assert!(
+            md.contains("| 1 (0.33) | - |") && !md.contains("The oracle bound:"),
+            "{md}"
+        );
     }
 }

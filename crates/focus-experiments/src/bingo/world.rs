@@ -25,6 +25,7 @@ use focus_websim::{Corpus, LinkTarget, ServerHandle, Site, Web};
 use rayon::prelude::*;
 
 use super::bookmarks::{bookmarks_html, lines};
+use crate::eval::crawls::oracle_order;
 use crate::{input, write};
 use focus_app::{AppError, OTHERS};
 
@@ -248,6 +249,37 @@ impl World {
             .cloned()
             .collect();
         (all, training, hidden)
+    }
+
+    /// **Truth.** How many of `hidden` a crawl that knows every discovered
+    /// page's label finds within `budget` fetches from the `training`
+    /// pages ([`oracle_order`]: the needle's pages first, then pages by
+    /// how many of them they link to): the bound of a perfect link
+    /// classifier. `None` on the websim, whose graph the bound does not
+    /// walk.
+    pub(super) fn oracle_found(
+        &self,
+        topic: TopicId,
+        training: &[String],
+        hidden: &HashSet<String>,
+        budget: usize,
+    ) -> Option<usize> {
+        let Kind::Corpus { corpus, .. } = &self.kind else {
+            return None;
+        };
+        let (mut seeds, mut scored, mut relevant) = (Vec::new(), HashSet::new(), HashSet::new());
+        for p in self.pages_under(topic) {
+            relevant.insert(p);
+            match self.url(p) {
+                Some(u) if training.contains(&u) => seeds.push(p),
+                Some(u) if hidden.contains(&u) => {
+                    scored.insert(p);
+                }
+                _ => {}
+            }
+        }
+        let order = oracle_order(corpus, &seeds, &scored, &relevant, budget);
+        Some(order.iter().filter(|p| scored.contains(p)).count())
     }
 
     /// The plan of a breadth-first crawl into `dir/bfs` from the same
