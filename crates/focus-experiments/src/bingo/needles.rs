@@ -147,12 +147,12 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
         half(|r| r.bfs)
     );
     if rows.iter().all(|r| r.oracle.is_some()) {
-        let oracle = |r: &Row| r.oracle.unwrap_or(0);
+        let oracle: fn(&Row) -> usize = |r| r.oracle.unwrap_or(0);
         let _ = write!(
             md,
             " The oracle bound: mean share {:.2}, at least half on {} of {}.",
-            rows.iter().map(|r| share(oracle(r), r.hidden)).sum::<f64>() / n,
-            rows.iter().filter(|r| 2 * oracle(r) >= r.hidden).count(),
+            mean(oracle),
+            half(oracle),
             rows.len()
         );
     }

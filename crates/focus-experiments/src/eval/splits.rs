@@ -71,14 +71,12 @@ fn render(cfg: &EvalConfig, runs: &[SplitRun], secs: u64) -> String {
     for run in runs {
         for protocol in [Protocol::Hub, Protocol::Topic] {
             let s = &run.scores;
-            let every = CATEGORIES
+            let pairs: Vec<_> = CATEGORIES
                 .iter()
-                .filter(|cat| pair(s, cat, protocol).is_some_and(|(a, b)| at_every_budget(a, b)))
-                .count();
-            let n = CATEGORIES
-                .iter()
-                .filter(|cat| pair(s, cat, protocol).is_some())
-                .count();
+                .filter_map(|cat| pair(s, cat, protocol))
+                .collect();
+            let every = pairs.iter().filter(|(a, b)| at_every_budget(a, b)).count();
+            let n = pairs.len();
             let soft = mean_recall_at(s, protocol, Crawler::Soft, 500);
             let reference = mean_recall_at(s, protocol, Crawler::Reference, 500);
             let oracle = mean_recall_at(s, protocol, Crawler::Oracle, 500);
