@@ -71,9 +71,6 @@ impl Answers {
 pub struct HostHealth {
     hosts: HashMap<u64, Answers>,
     sites: HashMap<DomainKey, Answers>,
-    /// The first fetch of each site: how often a site the crawl had never
-    /// tried answered.
-    first_contacts: Answers,
     all: Answers,
 }
 
@@ -87,11 +84,7 @@ impl HostHealth {
     /// returned a page.
     pub fn record(&mut self, host: &HostKey, site: &DomainKey, ok: bool) {
         self.hosts.entry(host.id()).or_default().record(ok);
-        let site_answers = self.sites.entry(site.clone()).or_default();
-        if site_answers.ok + site_answers.failed == 0 {
-            self.first_contacts.record(ok);
-        }
-        site_answers.record(ok);
+        self.sites.entry(site.clone()).or_default().record(ok);
         self.all.record(ok);
     }
 
@@ -104,8 +97,7 @@ impl HostHealth {
     /// `site`).
     pub fn factor(&self, host: &HostKey, site: &DomainKey) -> f64 {
         let crawl = self.crawl_rate();
-        let untried = self.first_contacts.rate(crawl);
-        let site_rate = self.sites.get(site).map_or(untried, |a| a.rate(crawl));
+        let site_rate = self.sites.get(site).map_or(crawl, |a| a.rate(crawl));
         let host_rate = self
             .hosts
             .get(&host.id())
