@@ -2,7 +2,8 @@
 //! web (or, with `--corpus PATH`, a replayed labelled corpus) on loopback,
 //! dump its ground `truth`, print calibration `stats` (a corpus's own
 //! statistics), write labelled example pages with `sample`, and write the
-//! whole web as static files for a stock HTTP server with `export`.
+//! whole web as static files for a stock HTTP server with `export` (or,
+//! `export --labelled`, as a labelled folder to replay as a corpus).
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -33,10 +34,14 @@ struct Cli {
     /// Override the number of pages of the configuration.
     #[arg(long, global = true)]
     pages: Option<u32>,
+    /// Override the share of cross-host content links that are dead, in
+    /// percent (`links.dead_cross_host`; docs/websim.md).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u8).range(0..=100))]
+    dead_links: Option<u8>,
     /// Serve a recorded corpus instead of the synthetic web: the
     /// Wikispeedia folder or a labelled folder (`labels.tsv` plus
     /// `<host>/...` files; docs/websim.md).
-    #[arg(long, global = true, conflicts_with_all = ["config", "pages"])]
+    #[arg(long, global = true, conflicts_with_all = ["config", "pages", "dead_links"])]
     corpus: Option<PathBuf>,
     #[command(subcommand)]
     cmd: Cmd,
@@ -78,6 +83,11 @@ enum Cmd {
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
+        /// Write a labelled folder instead (`DIR/HOST/PATH` with links
+        /// untouched, each host's robots.txt, `labels.tsv` with the truth),
+        /// which `--corpus DIR` replays as a multi-host corpus.
+        #[arg(long)]
+        labelled: bool,
     },
 }
 
@@ -89,6 +99,9 @@ fn web(cli: &Cli) -> anyhow::Result<Web> {
     };
     if let Some(p) = cli.pages {
         config = config.with_pages(p);
+    }
+    if let Some(percent) = cli.dead_links {
+        config.links.dead_cross_host = f64::from(percent) / 100.0;
     }
     Ok(Web::new(config, cli.seed)?)
 }
@@ -138,8 +151,12 @@ fn main() -> anyhow::Result<()> {
             println!("wrote {n} example pages under {}", out.display());
             Ok(())
         }
-        Cmd::Export { out } => {
-            let site_files = focus_websim::write_static_site(&*site, &out)?;
+        Cmd::Export { out, labelled } => {
+            let site_files = if labelled {
+                focus_websim::write_labelled_folder(&*site, &out)?
+            } else {
+                focus_websim::write_static_site(&*site, &out)?
+            };
             println!(
                 "wrote {} pages of {} hosts under {}",
                 site_files.pages,

@@ -184,6 +184,11 @@ impl Corpus {
         self.out_links.iter().map(Vec::len).sum()
     }
 
+    /// How many hosts its pages sit on.
+    pub fn host_count(&self) -> usize {
+        self.hosts.len()
+    }
+
     /// Finishes a corpus built by an importer: lookup table, in-degrees and
     /// per-topic counts.
     pub(crate) fn index(mut self) -> Self {

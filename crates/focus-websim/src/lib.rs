@@ -14,7 +14,8 @@
 //! * [`Web::truth`], [`Web::truth_share`] and [`Web::dump_truth`] are the
 //!   ground truth: **evaluation only — no crawler may read them.**
 //! * [`write_static_site`] writes a web out as files for a stock HTTP
-//!   server (the peer benchmark).
+//!   server (the peer benchmark); [`write_labelled_folder`] writes it as a
+//!   labelled folder, to replay as a multi-host corpus.
 //! * [`stats::calibrate`] measures the calibration figures of the issue.
 //!
 //! This crate depends on `focus-core` alone among the `focus-*` crates; it
@@ -45,6 +46,7 @@ mod faults;
 mod hosts;
 mod html;
 mod index;
+mod labelled_export;
 mod links;
 mod mixture;
 mod rng;
@@ -64,6 +66,7 @@ pub use config::{
     FaultKind, FaultSpec, LinkConfig, MixConfig, PageFault, TopicRole, TopicSpec, WebConfig,
 };
 pub use corpus::{Corpus, CORPUS_SEARCH_HOST, WIKISPEEDIA_HOST};
+pub use labelled_export::write_labelled_folder;
 pub use links::{Link, LinkTarget};
 pub use server::{serve, ServerHandle};
 pub use site::{render_service, Site};

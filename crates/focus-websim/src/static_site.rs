@@ -32,24 +32,11 @@ pub fn write_static_site(
 ) -> Result<StaticSite, WebsimError> {
     let mut pages = 0;
     let mut homes = Vec::new();
-    for pid in 0..site.page_count() {
-        let (Some(url), Some(html)) = (site.page_url(pid), site.page_html(pid)) else {
-            continue;
-        };
-        let Some((host, path)) = url
-            .strip_prefix("http://")
-            .and_then(|rest| rest.split_once('/'))
-        else {
-            continue;
-        };
+    for (host, path, html) in hosted_pages(site) {
         if path.is_empty() {
-            homes.push(host.to_string());
+            homes.push(host.clone());
         }
-        let file = file_of(dir, host, path);
-        if let Some(folder) = file.parent() {
-            std::fs::create_dir_all(folder).map_err(io(folder))?;
-        }
-        std::fs::write(&file, rehost(&html, host)).map_err(io(&file))?;
+        write_page(&file_of(dir, &host, &path), &rehost(&html, &host))?;
         pages += 1;
     }
     let mut index = String::from("<html><head><title>Sites</title></head><body><ul>\n");
@@ -66,8 +53,29 @@ pub fn write_static_site(
     })
 }
 
+/// Every regular page of `site` as (host, path without its leading `/`,
+/// HTML), in page order.
+pub(crate) fn hosted_pages(
+    site: &(impl Site + ?Sized),
+) -> impl Iterator<Item = (String, String, String)> + '_ {
+    (0..site.page_count()).filter_map(|pid| {
+        let url = site.page_url(pid)?;
+        let html = site.page_html(pid)?;
+        let (host, path) = url.strip_prefix("http://")?.split_once('/')?;
+        Some((host.to_owned(), path.to_owned(), html))
+    })
+}
+
+/// Writes `body` to `file`, creating its folders.
+pub(crate) fn write_page(file: &Path, body: &str) -> Result<(), WebsimError> {
+    if let Some(folder) = file.parent() {
+        std::fs::create_dir_all(folder).map_err(io(folder))?;
+    }
+    std::fs::write(file, body).map_err(io(file))
+}
+
 /// The file of page `path` (without its leading `/`) of `host`.
-fn file_of(dir: &Path, host: &str, path: &str) -> PathBuf {
+pub(crate) fn file_of(dir: &Path, host: &str, path: &str) -> PathBuf {
     let mut file = dir.join(host);
     file.push(path);
     if path.is_empty() || path.ends_with('/') {
