@@ -70,6 +70,10 @@ tasks:
          the default, the scikit-learn reference and the oracle on each
          training split -> docs/results/wikispeedia-splits.md (about 6
          min a split; needs scikit-learn)
+  eval corpus --corpus PATH [--categories A,B,...] [the flags above]
+         the same evaluation on any labelled corpus (a labelled folder,
+         docs/websim.md), on its ten largest leaf categories unless named
+         -> docs/results/<corpus>.md, <corpus>-classify.md
   bench --release [--full]
          the crates' benchmarks in release mode (criterion benches with a
          short window, frontier sizes 10^4 and 10^6, classifier accuracy);
@@ -130,13 +134,14 @@ fn repro(args: &[String]) -> Result<()> {
     run_cargo(&root, &cargo)
 }
 
-/// `cargo xtask eval wikispeedia [flags]`: the real-corpus evaluation in a
-/// release build of `focus-repro`, which writes `docs/results/`.
+/// `cargo xtask eval wikispeedia|corpus [flags]`: the real-corpus
+/// evaluation in a release build of `focus-repro`, which writes
+/// `docs/results/`.
 fn eval(args: &[String]) -> Result<()> {
     let root = project_root();
     match args.first().map(String::as_str) {
-        Some("wikispeedia") => {}
-        _ => bail!("usage: cargo xtask eval wikispeedia [flags]\n\n{USAGE}"),
+        Some("wikispeedia" | "corpus") => {}
+        _ => bail!("usage: cargo xtask eval wikispeedia|corpus [flags]\n\n{USAGE}"),
     }
     let mut cargo = vec!["run", "--release", "-p", "focus-repro", "--"];
     cargo.extend(args.iter().map(String::as_str));

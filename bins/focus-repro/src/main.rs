@@ -31,6 +31,17 @@ enum Paper {
     Bingo,
     /// Every crawler on the replayed Wikispeedia corpus (`--corpus`).
     Wikispeedia,
+    /// The same evaluation on any labelled corpus (`--corpus PATH`: a
+    /// Wikispeedia folder or a labelled folder, `docs/websim.md`), on its
+    /// largest leaf categories unless `--categories` names them.
+    Corpus,
+}
+
+impl Paper {
+    /// Whether this is the real-corpus evaluation rather than a paper.
+    fn is_eval(self) -> bool {
+        matches!(self, Paper::Wikispeedia | Paper::Corpus)
+    }
 }
 
 /// Reproduces a paper's experiments on the websim.
@@ -54,8 +65,13 @@ struct Cli {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The corpus folder (wikispeedia).
-    #[arg(long, default_value = "../shared/corpora/wikispeedia")]
+    #[arg(long, default_value = focus_experiments::eval::crawls::WIKISPEEDIA_DIR)]
     corpus: PathBuf,
+    /// The evaluation's categories (comma-separated topic paths of the
+    /// corpus); by default Wikispeedia's ten, or another corpus's ten
+    /// largest leaf categories with at least 20 labelled pages.
+    #[arg(long, value_delimiter = ',')]
+    categories: Vec<String>,
     /// Pages per crawl of the corpus evaluation (its largest budget).
     #[arg(long, default_value_t = 1000)]
     eval_pages: usize,
@@ -68,13 +84,13 @@ struct Cli {
     /// classifiers only); all by default.
     #[arg(long, value_delimiter = ',')]
     crawlers: Vec<String>,
-    /// Leave the classifier evaluation out of `wikispeedia`.
+    /// Leave the classifier evaluation out of `wikispeedia` and `corpus`.
     #[arg(long)]
     no_classify: bool,
-    /// `wikispeedia` only: instead of the whole evaluation, run the
+    /// `wikispeedia` and `corpus` only: instead of the whole evaluation, run the
     /// default soft crawl, the scikit-learn reference and the oracle on
     /// each of these training splits (comma-separated seeds) and write
-    /// `wikispeedia-splits.md`: whether the comparison with the reference
+    /// `<corpus>-splits.md`: whether the comparison with the reference
     /// holds across splits.
     #[arg(long, value_delimiter = ',', value_name = "SEEDS", conflicts_with_all = ["crawlers", "seed"])]
     splits: Vec<u64>,
@@ -92,10 +108,13 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    if !cli.splits.is_empty() && cli.paper != Paper::Wikispeedia {
-        anyhow::bail!("--splits belongs to `wikispeedia`, the real-corpus evaluation");
+    let eval_flags = !cli.splits.is_empty() || !cli.categories.is_empty();
+    if eval_flags && !cli.paper.is_eval() {
+        anyhow::bail!(
+            "--splits and --categories belong to `wikispeedia` and `corpus`, the real-corpus evaluation"
+        );
     }
-    if cli.paper == Paper::Wikispeedia {
+    if cli.paper.is_eval() {
         let script = PathBuf::from("xtask/reference/crawl_sklearn.py");
         let reference = if cli.no_reference {
             None
@@ -113,6 +132,11 @@ async fn main() -> anyhow::Result<()> {
             None
         };
         let crawlers = eval_crawlers(&cli.crawlers)?;
+        let categories = if cli.categories.is_empty() {
+            focus_experiments::eval::crawls::default_categories_in(&cli.corpus)?
+        } else {
+            cli.categories.clone()
+        };
         let cfg = focus_experiments::eval::crawls::EvalConfig {
             corpus: cli.corpus,
             out: cli.out,
@@ -121,6 +145,7 @@ async fn main() -> anyhow::Result<()> {
             pages: cli.eval_pages,
             reference,
             crawlers,
+            categories,
         };
         if !cli.splits.is_empty() {
             let report = focus_experiments::eval::splits(&cfg, &cli.splits).await?;
@@ -129,12 +154,17 @@ async fn main() -> anyhow::Result<()> {
             return Ok(());
         }
         if !cfg.crawlers.is_empty() {
-            let report = focus_experiments::eval::wikispeedia(&cfg).await?;
+            let report = focus_experiments::eval::crawl_report(&cfg).await?;
             println!("{report}");
         }
         if !cli.no_classify {
             // The classifiers on the same split (docs/classify.md's real-text tables).
-            let classify = focus_experiments::eval::classify::run(&cfg.corpus, &cfg.out, cfg.seed)?;
+            let classify = focus_experiments::eval::classify::run(
+                &cfg.corpus,
+                &cfg.out,
+                cfg.seed,
+                &cfg.categories,
+            )?;
             println!("{classify}");
         }
         println!("written to {}", cfg.out.display());
@@ -154,7 +184,7 @@ async fn main() -> anyhow::Result<()> {
         Paper::Bergmark => focus_experiments::bergmark::bergmark(&cfg).await?,
         Paper::Diligenti => focus_experiments::diligenti::diligenti(&cfg).await?,
         Paper::Bingo => focus_experiments::bingo::bingo(&cfg).await?,
-        Paper::Chakrabarti | Paper::Wikispeedia => {
+        Paper::Chakrabarti | Paper::Wikispeedia | Paper::Corpus => {
             focus_experiments::repro::chakrabarti(&cfg).await?
         }
     };

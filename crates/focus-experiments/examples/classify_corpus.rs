@@ -1,7 +1,8 @@
 //! Runs the classifier evaluation on a labelled corpus
 //! (`focus_experiments::eval::classify`): leaf accuracy and macro-F1 of every
-//! family, ROC AUC / Brier / reliability of their relevance R for the ten
-//! Wikispeedia good topics. Writes `<corpus>-classify.md` and
+//! family, ROC AUC / Brier / reliability of their relevance R for the
+//! corpus's evaluation categories (Wikispeedia's ten, another corpus's
+//! largest leaves) as good topics. Writes `<corpus>-classify.md` and
 //! `<corpus>-reliability.svg` into OUT_DIR and prints the markdown; with
 //! EXPORT_DIR, also the svmlight vectors for
 //! `xtask/reference/classify_sklearn.py`.
@@ -24,17 +25,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(dir) = export {
         let c = focus_websim::Corpus::load(&PathBuf::from(&corpus))?;
         let feats = classify::featurise(&c, seed);
-        let cats: Vec<String> = classify::WIKISPEEDIA_CATEGORIES
-            .iter()
-            .map(|&s| s.into())
-            .collect();
+        let cats = focus_experiments::eval::crawls::default_categories(&c);
         let (tr, te) = classify::export_svmlight(&c, &feats, &cats, &dir)?;
         eprintln!(
             "exported {tr} training and {te} held-out rows to {}",
             dir.display()
         );
     }
-    let md = classify::run(&PathBuf::from(corpus), &PathBuf::from(out), seed)?;
+    let md = classify::run(&PathBuf::from(corpus), &PathBuf::from(out), seed, &[])?;
     println!("{md}");
     eprintln!("done in {:.1} s", t.elapsed().as_secs_f64());
     Ok(())

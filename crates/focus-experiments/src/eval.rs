@@ -1,5 +1,6 @@
 //! Evaluations on a real, labelled corpus replayed on loopback
-//! (`cargo xtask eval wikispeedia`): the training split every crawler and
+//! (`cargo xtask eval wikispeedia`, `cargo xtask eval corpus --corpus
+//! PATH`): the training split every crawler and
 //! classifier shares (`eval/split.rs`), the classifier evaluation on it
 //! (`eval/classify/`: evaluation, report, svmlight export), the crawls and their scores (`eval/crawls.rs`; BINGO! and the
 //! context-graph crawlers through their own compositions, `eval/own_app.rs`),
@@ -15,5 +16,5 @@ mod report;
 pub mod split;
 mod splits;
 
-pub use report::wikispeedia;
+pub use report::crawl_report;
 pub use splits::splits;

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use focus_app::run;
 use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSource};
-use focus_experiments::eval::crawls::{hub_seeds, oracle_order, score, scored_pages, topic_seeds};
+use focus_experiments::eval::crawls::{
+    default_categories, hub_seeds, oracle_order, score, scored_pages, topic_seeds, CATEGORIES,
+};
 use focus_experiments::eval::split::Split;
 use focus_websim::{Corpus, Site};
 
@@ -145,6 +147,12 @@ async fn the_evaluations_split_seeds_and_scores() {
     assert!(seeds
         .iter()
         .all(|&p| !split.is_train(p) && c.labels(p).contains(&birds)));
+    // Wikispeedia is evaluated on its ten named categories, not on its
+    // largest leaves.
+    assert_eq!(
+        default_categories(&c),
+        CATEGORIES.map(String::from).to_vec()
+    );
     let hubs = hub_seeds(&c);
     assert_eq!(hubs.len(), 5);
     assert!(c.in_degree(hubs[0]) >= c.in_degree(hubs[4]));

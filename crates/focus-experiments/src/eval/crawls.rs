@@ -1,7 +1,9 @@
-//! The real-corpus crawl evaluation (`cargo xtask eval wikispeedia`): every
+//! The real-corpus crawl evaluation (`cargo xtask eval wikispeedia`, or
+//! `cargo xtask eval corpus --corpus PATH` for any labelled corpus): every
 //! crawler the project has, plus the optional scikit-learn reference, crawls
-//! the replayed corpus for each evaluation category from two seed
-//! protocols; each crawl is scored on the category's held-out pages.
+//! the replayed corpus for each evaluation category
+//! ([`default_categories`] unless named) from two seed protocols; each
+//! crawl is scored on the category's held-out pages.
 //!
 //! * Training: the shared split ([`Split`]); every crawler gets the same
 //!   example-set folder of the training pages of all categories and marks
@@ -39,8 +41,8 @@ pub const TOPIC_SEEDS: usize = 3;
 /// The budgets (fetch attempts) at which recall and harvest are read.
 pub const BUDGETS: [usize; 4] = [100, 250, 500, 1000];
 
-/// The ten evaluation categories: sizes from 38 to 229 pages, depths one to
-/// three, sciences and humanities.
+/// Wikispeedia's ten evaluation categories: sizes from 38 to 229 pages,
+/// depths one to three, sciences and humanities.
 pub const CATEGORIES: [&str; 10] = [
     "Science/Biology/Birds",
     "Science/Chemistry/Chemical_elements",
@@ -53,6 +55,41 @@ pub const CATEGORIES: [&str; 10] = [
     "Everyday_life/Sports",
     "Citizenship/Politics_and_government",
 ];
+
+/// Where the Wikispeedia corpus sits beside a checkout of the project (the
+/// evaluation's default corpus, run from the workspace root).
+pub const WIKISPEEDIA_DIR: &str = "../shared/corpora/wikispeedia";
+
+/// How many categories another corpus is evaluated on by default.
+pub const DEFAULT_CATEGORIES: usize = 10;
+
+/// The fewest labelled pages a category needs to be evaluated by default:
+/// a training share, [`TOPIC_SEEDS`] seeds and held-out pages to score.
+pub const MIN_CATEGORY_PAGES: u64 = 20;
+
+/// The categories a corpus is evaluated on when none are named: Wikispeedia's
+/// ten ([`CATEGORIES`]) when the corpus has them all, else its
+/// [`DEFAULT_CATEGORIES`] largest leaf categories with at least
+/// [`MIN_CATEGORY_PAGES`] labelled pages (ties by topic id), the rule
+/// `collection-synth` also collects a corpus by.
+pub fn default_categories(corpus: &Corpus) -> Vec<String> {
+    if CATEGORIES.iter().all(|c| corpus.find_topic(c).is_some()) {
+        return CATEGORIES.iter().map(|&c| c.to_owned()).collect();
+    }
+    let mut leaves: Vec<(u64, TopicId)> = corpus
+        .taxonomy()
+        .leaves()
+        .into_iter()
+        .map(|l| (corpus.truth_count(l), l))
+        .filter(|&(n, _)| n >= MIN_CATEGORY_PAGES)
+        .collect();
+    leaves.sort_by_key(|&(n, l)| (std::cmp::Reverse(n), l));
+    leaves
+        .into_iter()
+        .take(DEFAULT_CATEGORIES)
+        .map(|(_, l)| corpus.taxonomy().path(l).to_owned())
+        .collect()
+}
 
 /// A seed protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +196,28 @@ impl Crawler {
     }
 }
 
+/// [`default_categories`] of the corpus in `dir`.
+pub fn default_categories_in(dir: &Path) -> Result<Vec<String>, AppError> {
+    Ok(default_categories(&Corpus::load(dir).map_err(input)?))
+}
+
+/// The command that runs the evaluation `cfg` describes, for reports:
+/// `cargo xtask eval wikispeedia` on the default corpus, else `cargo xtask
+/// eval corpus --corpus PATH`, with `--categories` when they are not the
+/// corpus's default ones.
+pub fn eval_command(cfg: &EvalConfig, corpus: &Corpus) -> String {
+    let mut cmd = if cfg.corpus == Path::new(WIKISPEEDIA_DIR) {
+        String::from("cargo xtask eval wikispeedia")
+    } else {
+        format!("cargo xtask eval corpus --corpus {}", cfg.corpus.display())
+    };
+    if cfg.categories != default_categories(corpus) {
+        cmd.push_str(" --categories ");
+        cmd.push_str(&cfg.categories.join(","));
+    }
+    cmd
+}
+
 /// Settings of one evaluation run.
 #[derive(Debug, Clone)]
 pub struct EvalConfig {
@@ -177,6 +236,9 @@ pub struct EvalConfig {
     pub reference: Option<Reference>,
     /// The crawlers to run (report order is [`Crawler::ALL`]'s).
     pub crawlers: Vec<Crawler>,
+    /// The categories to evaluate, as topic paths of the corpus (see
+    /// [`default_categories`]).
+    pub categories: Vec<String>,
 }
 
 /// The optional scikit-learn reference crawler.
@@ -467,6 +529,13 @@ async fn crawl(
 
 /// Runs every crawl of the evaluation and scores it.
 pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, AppError> {
+    if cfg.categories.is_empty() {
+        return Err(input(format!(
+            "no category of {} to evaluate: it has no leaf category with {MIN_CATEGORY_PAGES} \
+             labelled pages or more; name some with --categories",
+            corpus.name()
+        )));
+    }
     let split = Split::new(corpus, cfg.seed);
     let examples = cfg.work.join("examples");
     if examples.exists() {
@@ -476,7 +545,7 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
     tracing::info!("eval: {n} training example files in {}", examples.display());
     let hubs = hub_seeds(corpus);
     let mut out = Vec::new();
-    for category in CATEGORIES {
+    for category in cfg.categories.iter().map(String::as_str) {
         let topic = corpus
             .find_topic(category)
             .ok_or_else(|| input(format!("the corpus has no category `{category}`")))?;

@@ -150,13 +150,28 @@ pub(super) fn write(path: &Path, text: &str) -> Result<(), AppError> {
     std::fs::write(path, text).map_err(|e| AppError::Input(format!("{}: {e}", path.display())))
 }
 
-/// Loads the corpus in `corpus_dir`, evaluates every family on the ten
-/// Wikispeedia good topics with the split of `seed`, writes
+/// Loads the corpus in `corpus_dir`, evaluates every family on
+/// `categories` as good topics (none: the corpus's default evaluation
+/// categories, [`crate::eval::crawls::default_categories`]) with the split
+/// of `seed`, writes
 /// `<corpus>-classify.md` and `<corpus>-reliability.svg` into `out_dir`
 /// and returns the markdown.
-pub fn run(corpus_dir: &Path, out_dir: &Path, seed: u64) -> Result<String, AppError> {
+pub fn run(
+    corpus_dir: &Path,
+    out_dir: &Path,
+    seed: u64,
+    categories: &[String],
+) -> Result<String, AppError> {
     let corpus = Corpus::load(corpus_dir).map_err(|e| AppError::Input(e.to_string()))?;
-    let report = evaluate(&corpus, &Options::new(seed))?;
+    let opts = Options {
+        categories: if categories.is_empty() {
+            crate::eval::crawls::default_categories(&corpus)
+        } else {
+            categories.to_vec()
+        },
+        ..Options::new(seed)
+    };
+    let report = evaluate(&corpus, &opts)?;
     let md = markdown(&report);
     std::fs::create_dir_all(out_dir)
         .map_err(|e| AppError::Input(format!("{}: {e}", out_dir.display())))?;

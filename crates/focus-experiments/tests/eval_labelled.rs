@@ -1,0 +1,100 @@
+//! The real-corpus evaluation on a labelled folder of several hosts with
+//! dead links (`cargo xtask eval corpus --corpus PATH`): a small websim
+//! written out with `write_labelled_folder` stands in for a user's own
+//! labelled crawl. Checks that the evaluation picks the corpus's own
+//! categories, crawls it over loopback (dead links cost fetches and earn
+//! nothing) and writes its report under the corpus's name.
+
+use std::path::Path;
+
+use focus_experiments::eval::crawls::{
+    default_categories, eval_command, Crawler, EvalConfig, MIN_CATEGORY_PAGES,
+};
+use focus_websim::{write_labelled_folder, Corpus, Site, Web, WebConfig};
+
+fn labelled_web(dir: &Path) -> Corpus {
+    let mut config = WebConfig::small().with_pages(3_000);
+    config.links.dead_cross_host = 0.5;
+    let web = Web::new(config, 5).unwrap();
+    write_labelled_folder(&web, dir).unwrap();
+    Corpus::load(dir).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_evaluation_runs_on_a_labelled_multi_host_corpus_with_dead_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus_dir = tmp.path().join("deadweb");
+    let corpus = labelled_web(&corpus_dir);
+    assert!(corpus.host_count() > 100, "{} hosts", corpus.host_count());
+
+    // Its own categories: the largest leaves, each with enough pages.
+    let defaults = default_categories(&corpus);
+    assert_eq!(defaults.len(), 10, "{defaults:?}");
+    let sizes: Vec<u64> = defaults
+        .iter()
+        .map(|c| corpus.truth_count(corpus.find_topic(c).unwrap()))
+        .collect();
+    assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+    assert!(sizes.iter().all(|&n| n >= MIN_CATEGORY_PAGES), "{sizes:?}");
+    assert!(
+        defaults.iter().all(|c| corpus
+            .taxonomy()
+            .children(corpus.find_topic(c).unwrap())
+            .is_empty()),
+        "leaves only: {defaults:?}"
+    );
+
+    let out = tmp.path().join("results");
+    let cfg = EvalConfig {
+        corpus: corpus_dir.clone(),
+        out: out.clone(),
+        work: tmp.path().join("work"),
+        seed: 1,
+        pages: 120,
+        reference: None,
+        crawlers: vec![Crawler::Soft, Crawler::BreadthFirst, Crawler::Oracle],
+        categories: defaults[..2].to_vec(),
+    };
+    let command = eval_command(&cfg, &corpus);
+    assert!(
+        command.starts_with(&format!(
+            "cargo xtask eval corpus --corpus {}",
+            corpus_dir.display()
+        )) && command.ends_with(&format!("--categories {}", defaults[..2].join(","))),
+        "{command}"
+    );
+    let md = focus_experiments::eval::crawl_report(&cfg).await.unwrap();
+    assert!(out.join("deadweb.md").is_file());
+    assert!(out.join("deadweb/mean-hub.svg").is_file());
+    assert!(
+        md.starts_with("# Crawlers on a labelled corpus: Deadweb"),
+        "{md}"
+    );
+    assert!(md.contains(&command), "{md}");
+    assert!(
+        md.contains(&format!("on {} hosts", corpus.host_count())),
+        "{md}"
+    );
+    assert!(md.contains("mean over the 2 categories"), "{md}");
+    for cat in &defaults[..2] {
+        assert!(
+            md.contains(&format!("| {cat} (")),
+            "{cat} has no rows: {md}"
+        );
+    }
+
+    // The focused crawl spent fetches on the web's dead links: they are
+    // attempts that fetched nothing, and they count against its budget.
+    let slug = defaults[0].replace('/', "-");
+    let pages = std::fs::read_to_string(cfg.work.join(&slug).join("hub/soft/pages.jsonl"))
+        .expect("the soft crawl's pages.jsonl");
+    let attempts: Vec<focus_core::PageLine> = pages
+        .lines()
+        .map(|l| focus_core::PageLine::parse(l).unwrap())
+        .collect();
+    assert_eq!(attempts.len(), cfg.pages, "the whole budget is spent");
+    assert!(
+        attempts.iter().any(|p| p.error.is_some()),
+        "no dead link was tried"
+    );
+}
