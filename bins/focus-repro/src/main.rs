@@ -79,7 +79,7 @@ struct Cli {
     #[arg(long)]
     no_reference: bool,
     /// Only these crawlers of the evaluation (comma-separated: soft,
-    /// soft-previous, hard, context, context-standard, bingo, bfs, random, reference,
+    /// soft-sequential (run only when named), soft-previous, hard, context, context-standard, bingo, bfs, random, reference,
     /// oracle; `none` for the
     /// classifiers only); all by default.
     #[arg(long, value_delimiter = ',')]
@@ -199,7 +199,7 @@ fn eval_crawlers(
 ) -> anyhow::Result<Vec<focus_experiments::eval::crawls::Crawler>> {
     use focus_experiments::eval::crawls::Crawler;
     if names.is_empty() {
-        return Ok(Crawler::ALL.to_vec());
+        return Ok(Crawler::default_set());
     }
     if names.len() == 1 && names[0].trim() == "none" {
         return Ok(Vec::new());
@@ -212,7 +212,7 @@ fn eval_crawlers(
                 .find(|c| c.slug() == n.trim())
                 .ok_or_else(|| {
                     anyhow::anyhow!(
-                        "--crawlers: unknown crawler `{n}` (soft, soft-previous, hard, context, context-standard, bingo, bfs, random, reference, oracle)"
+                        "--crawlers: unknown crawler `{n}` (soft, soft-sequential, soft-previous, hard, context, context-standard, bingo, bfs, random, reference, oracle)"
                     )
                 })
         })

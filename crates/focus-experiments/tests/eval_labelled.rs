@@ -52,7 +52,12 @@ async fn the_evaluation_runs_on_a_labelled_multi_host_corpus_with_dead_links() {
         seed: 1,
         pages: 120,
         reference: None,
-        crawlers: vec![Crawler::Soft, Crawler::BreadthFirst, Crawler::Oracle],
+        crawlers: vec![
+            Crawler::Soft,
+            Crawler::SoftSequential,
+            Crawler::BreadthFirst,
+            Crawler::Oracle,
+        ],
         categories: defaults[..2].to_vec(),
     };
     let command = eval_command(&cfg, &corpus);
@@ -76,6 +81,11 @@ async fn the_evaluation_runs_on_a_labelled_multi_host_corpus_with_dead_links() {
         "{md}"
     );
     assert!(md.contains("mean over the 2 categories"), "{md}");
+    assert!(md.contains("`focus-soft --concurrency 1`"), "{md}");
+    assert!(
+        md.contains("- mean recall at 500 pages of soft one fetch at a time: "),
+        "{md}"
+    );
     for cat in &defaults[..2] {
         assert!(
             md.contains(&format!("| {cat} (")),

@@ -70,8 +70,8 @@ pub const MIN_CATEGORY_PAGES: u64 = 20;
 /// The categories a corpus is evaluated on when none are named: Wikispeedia's
 /// ten ([`CATEGORIES`]) when the corpus has them all, else its
 /// [`DEFAULT_CATEGORIES`] largest leaf categories with at least
-/// [`MIN_CATEGORY_PAGES`] labelled pages (ties by topic id), the rule
-/// `collection-synth` also collects a corpus by.
+/// [`MIN_CATEGORY_PAGES`] labelled pages (ties by topic id; `collection-synth`
+/// collects a corpus's largest leaves too, without the minimum).
 pub fn default_categories(corpus: &Corpus) -> Vec<String> {
     if CATEGORIES.iter().all(|c| corpus.find_topic(c).is_some()) {
         return CATEGORIES.iter().map(|&c| c.to_owned()).collect();
@@ -122,6 +122,13 @@ impl Protocol {
 pub enum Crawler {
     /// `focus-soft` with its defaults.
     Soft,
+    /// `focus-soft --concurrency 1`: the default crawl deciding after
+    /// every fetch instead of every batch of 32 (the reference crawler
+    /// fetches one page at a time too). Run only when named (`--crawlers
+    /// soft-sequential`): on a one-host corpus such as Wikispeedia a batch
+    /// holds at most two URLs of the host anyway, and the crawl is the
+    /// same.
+    SoftSequential,
     /// `focus-soft --relevance exact --child-priority learnt`: the default
     /// before tempered relevance and the link model.
     SoftPrevious,
@@ -150,8 +157,9 @@ pub enum Crawler {
 
 impl Crawler {
     /// Every crawler, in report order.
-    pub const ALL: [Crawler; 10] = [
+    pub const ALL: [Crawler; 11] = [
         Crawler::Soft,
+        Crawler::SoftSequential,
         Crawler::SoftPrevious,
         Crawler::Hard,
         Crawler::Context,
@@ -167,6 +175,7 @@ impl Crawler {
     pub fn name(self) -> &'static str {
         match self {
             Crawler::Soft => "soft",
+            Crawler::SoftSequential => "soft, one fetch at a time",
             Crawler::SoftPrevious => "soft, previous default",
             Crawler::Hard => "hard",
             Crawler::Context => "context graph",
@@ -183,6 +192,7 @@ impl Crawler {
     pub fn slug(self) -> &'static str {
         match self {
             Crawler::Soft => "soft",
+            Crawler::SoftSequential => "soft-sequential",
             Crawler::SoftPrevious => "soft-previous",
             Crawler::Hard => "hard",
             Crawler::Context => "context",
@@ -193,6 +203,15 @@ impl Crawler {
             Crawler::Reference => "reference",
             Crawler::Oracle => "oracle",
         }
+    }
+
+    /// The crawlers an evaluation runs when none are named: every one but
+    /// [`Crawler::SoftSequential`].
+    pub fn default_set() -> Vec<Crawler> {
+        Self::ALL
+            .into_iter()
+            .filter(|&c| c != Crawler::SoftSequential)
+            .collect()
     }
 }
 
@@ -505,6 +524,7 @@ async fn crawl(
         },
         _ => Strategy::of(match crawler {
             Crawler::Soft
+            | Crawler::SoftSequential
             | Crawler::SoftPrevious
             | Crawler::Reference
             | Crawler::Oracle
@@ -517,11 +537,17 @@ async fn crawl(
         }),
     };
     let source = corpus_source(cfg, category, Some(examples), seeds);
+    let base = CrawlPlan::new(source, dir.to_path_buf());
     let plan = CrawlPlan {
         max_pages: cfg.pages as u64,
         seed: cfg.seed,
         strategy,
-        ..CrawlPlan::new(source, dir.to_path_buf())
+        concurrency: if crawler == Crawler::SoftSequential {
+            1
+        } else {
+            base.concurrency
+        },
+        ..base
     };
     run(&plan).await?;
     read_urls(&dir.join("pages.jsonl")).map(Some)
@@ -641,5 +667,20 @@ mod tests {
         assert!((s.harvest_at(4) - 0.5).abs() < 1e-12);
         // A crawl that ended early is read over the attempts it made.
         assert!((s.harvest_at(100) - 0.4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_sequential_soft_crawl_runs_only_when_named() {
+        let all = Crawler::default_set();
+        assert_eq!(all.len(), Crawler::ALL.len() - 1);
+        assert!(!all.contains(&Crawler::SoftSequential));
+        assert!(all.contains(&Crawler::Soft) && all.contains(&Crawler::Oracle));
+        let slugs: std::collections::HashSet<&str> =
+            Crawler::ALL.iter().map(|c| c.slug()).collect();
+        assert_eq!(
+            slugs.len(),
+            Crawler::ALL.len(),
+            "slugs name one crawler each"
+        );
     }
 }

@@ -213,6 +213,15 @@ fn render(
         cats = corpus.taxonomy().len() - 1,
         share = TRAIN_SHARE * 100.0,
     );
+    if crawlers.contains(&Crawler::SoftSequential) {
+        let _ = writeln!(
+            md,
+            "`soft, one fetch at a time` is `focus-soft --concurrency 1`: the default crawl \
+             taking its next decision after every fetch, as the reference does, instead of \
+             after every batch of 32 (a batch also holds at most two URLs of a host that asks \
+             for no interval, so on a one-host corpus the two differ little).\n"
+        );
+    }
     for protocol in [Protocol::Hub, Protocol::Topic] {
         let _ = writeln!(
             md,
@@ -331,6 +340,21 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
                 o / r.max(1e-9)
             ));
         }
+    }
+    if crawlers.contains(&Crawler::SoftSequential) {
+        let q = at500(Crawler::SoftSequential);
+        let mut line = format!(
+            "- mean recall at 500 pages of soft one fetch at a time: {q:.3} (soft: {:.3})",
+            at500(Crawler::Soft)
+        );
+        if crawlers.contains(&Crawler::Reference) {
+            let _ = write!(
+                line,
+                ", {:.2} times the reference's",
+                q / at500(Crawler::Reference).max(1e-9)
+            );
+        }
+        lines.push(line + ".");
     }
     if crawlers.contains(&Crawler::SoftPrevious) {
         lines.push(format!(
