@@ -79,16 +79,17 @@ struct Cli {
     #[arg(long)]
     no_reference: bool,
     /// Only these crawlers of the evaluation (comma-separated: soft,
-    /// soft-sequential (run only when named), soft-previous, hard, context, context-standard, bingo, bfs, random, reference,
-    /// oracle; `none` for the
-    /// classifiers only); all by default.
+    /// soft-sequential, soft-previous, hard, context, context-standard,
+    /// bingo, bfs, random, reference, oracle; `none` for the classifiers
+    /// only); by default all but soft-sequential, which runs only when
+    /// named.
     #[arg(long, value_delimiter = ',')]
     crawlers: Vec<String>,
     /// Leave the classifier evaluation out of `wikispeedia` and `corpus`.
     #[arg(long)]
     no_classify: bool,
-    /// `wikispeedia` and `corpus` only: instead of the whole evaluation, run the
-    /// default soft crawl, the scikit-learn reference and the oracle on
+    /// `wikispeedia` and `corpus` only: instead of the whole evaluation,
+    /// run the default soft crawl, the scikit-learn reference and the oracle on
     /// each of these training splits (comma-separated seeds) and write
     /// `<corpus>-splits.md`: whether the comparison with the reference
     /// holds across splits.
