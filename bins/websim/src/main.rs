@@ -101,7 +101,7 @@ fn web(cli: &Cli) -> anyhow::Result<Web> {
         config = config.with_pages(p);
     }
     if let Some(percent) = cli.dead_links {
-        config.links.dead_cross_host = f64::from(percent) / 100.0;
+        config = config.with_dead_links(percent);
     }
     Ok(Web::new(config, cli.seed)?)
 }

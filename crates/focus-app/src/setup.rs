@@ -187,7 +187,7 @@ pub(crate) fn websim(
         None => WebConfig::default(),
     };
     if let Some(percent) = dead_links {
-        config.links.dead_cross_host = f64::from(percent) / 100.0;
+        config = config.with_dead_links(percent);
     }
     if let Some(percent) = page_faults {
         config.page_faults = f64::from(percent) / 100.0;

@@ -13,8 +13,7 @@ use focus_experiments::eval::crawls::{
 use focus_websim::{write_labelled_folder, Corpus, Site, Web, WebConfig};
 
 fn labelled_web(dir: &Path) -> Corpus {
-    let mut config = WebConfig::small().with_pages(3_000);
-    config.links.dead_cross_host = 0.5;
+    let config = WebConfig::small().with_pages(3_000).with_dead_links(50);
     let web = Web::new(config, 5).unwrap();
     write_labelled_folder(&web, dir).unwrap();
     Corpus::load(dir).unwrap()

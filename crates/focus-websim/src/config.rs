@@ -431,6 +431,15 @@ impl WebConfig {
         self
     }
 
+    /// This configuration with `percent` % of every page's cross-host
+    /// content links dead (`links.dead_cross_host`; as `websim
+    /// --dead-links` and the crawlers' `--websim-dead-links`).
+    #[must_use]
+    pub fn with_dead_links(mut self, percent: u8) -> Self {
+        self.links.dead_cross_host = f64::from(percent) / 100.0;
+        self
+    }
+
     /// The small web of `fixtures/websim/small.toml` (about 20,000 pages)
     /// for fast tests.
     pub fn small() -> Self {
@@ -480,6 +489,16 @@ impl Default for WebConfig {
 mod tests {
     use super::*;
     use crate::Web;
+
+    #[test]
+    fn with_dead_links_takes_a_percentage() {
+        let c = WebConfig::default().with_dead_links(80);
+        assert!((c.links.dead_cross_host - 0.8).abs() < 1e-12);
+        assert_eq!(
+            WebConfig::default().with_dead_links(0),
+            WebConfig::default()
+        );
+    }
 
     #[test]
     fn with_pages_resizes_hosts_as_the_binary_does() {

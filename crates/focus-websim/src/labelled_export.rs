@@ -57,8 +57,7 @@ mod tests {
 
     #[test]
     fn a_written_web_replays_as_a_corpus_with_the_same_pages_links_and_labels() {
-        let mut config = WebConfig::small().with_pages(4_000);
-        config.links.dead_cross_host = 0.5;
+        let config = WebConfig::small().with_pages(4_000).with_dead_links(50);
         let web = Web::new(config, 3).unwrap();
         let dir = std::env::temp_dir().join(format!("focus-labelled-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
