@@ -67,6 +67,13 @@ pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: 
                 }
                 return Next::Batch { urls: batch, held };
             }
+            // A host this batch has filled to its in-flight limit that
+            // still holds promising URLs is waited for the same way: the
+            // batch goes out with what there is.
+            _ if holds_promising(frontier, &batch, floor) => {
+                let held = frontier.any_ready(now);
+                return Next::Batch { urls: batch, held };
+            }
             _ => batch
                 .extend(std::iter::from_fn(|| frontier.pop_ready(now)).take(room - batch.len())),
         }
@@ -83,6 +90,17 @@ pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: 
         Some(at) if at > now => Next::WaitUntil { at, held: false },
         _ => Next::Exhausted,
     }
+}
+
+/// Whether a host of `batch` still holds a URL at least as promising as
+/// `floor`. Such a host is at its in-flight limit (else the batch would
+/// have taken that URL), so its next URL comes with the next batch. Under
+/// the fill rule (no floor) nothing is held.
+fn holds_promising(frontier: &mut Frontier, batch: &[Candidate], floor: f64) -> bool {
+    floor > f64::NEG_INFINITY
+        && batch
+            .iter()
+            .any(|c| frontier.holds_at_least(&c.host, floor))
 }
 
 #[cfg(test)]
@@ -176,6 +194,49 @@ mod tests {
         assert_eq!(
             batch(next_batch(&mut a_cooling(&B_POOR), 50, 4, fill)),
             filled
+        );
+    }
+
+    #[test]
+    fn a_batch_goes_out_short_when_a_host_it_has_filled_holds_more_promising_urls() {
+        // Host a gives one URL at a time and holds three good ones; host b
+        // holds two poor ones, ready.
+        let busy_a = || {
+            let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
+            for (u, p) in [
+                ("http://a.example/1", 0.9),
+                ("http://a.example/2", 0.8),
+                ("http://a.example/3", 0.7),
+            ]
+            .into_iter()
+            .chain(B_POOR)
+            {
+                f.push(cand(u, p));
+            }
+            f
+        };
+        let mut f = busy_a();
+        assert_eq!(
+            batch(next_batch(&mut f, 0, 4, 0.5)),
+            (vec!["http://a.example/1".into()], true)
+        );
+        // When a's fetch is done its next URL goes first, and so on.
+        f.host_done(&host("http://a.example/"), 0);
+        assert_eq!(
+            batch(next_batch(&mut f, 50, 4, 0.5)),
+            (vec!["http://a.example/2".into()], true)
+        );
+        // Nothing of a's clears the floor, or the fill rule: the batch fills
+        // (one URL of each host).
+        let filled = vec!["http://a.example/1".into(), "http://b.example/1".into()];
+        assert_eq!(
+            batch(next_batch(&mut busy_a(), 0, 4, 0.95)),
+            (filled.clone(), false)
+        );
+        let fill = floor(Dispatch::Fill, 0.5);
+        assert_eq!(
+            batch(next_batch(&mut busy_a(), 0, 4, fill)),
+            (filled, false)
         );
     }
 

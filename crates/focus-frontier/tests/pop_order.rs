@@ -391,6 +391,31 @@ fn a_floor_holds_poor_urls_back_while_a_promising_host_cools() {
 }
 
 #[test]
+fn a_host_at_its_in_flight_limit_tells_whether_it_holds_promising_urls() {
+    let mut f = Frontier::new(Discipline::BestFirst);
+    f.push(cand(1, 1, 0, 0.9));
+    f.push(cand(1, 2, 0, 0.6));
+    f.push(cand(2, 1, 0, 0.1));
+    let busy = f.pop_ready_at_least(0, 0.5).unwrap();
+    // Host 1 is at its limit of one URL in flight: its next URL is not
+    // handed out, but it still holds one above 0.5 and none above 0.7.
+    assert!(f.pop_ready_at_least(0, 0.5).is_none());
+    assert!(f.holds_at_least(&busy.host, 0.5));
+    assert!(!f.holds_at_least(&busy.host, 0.7));
+    assert!(!f.holds_at_least(&cand(2, 1, 0, 0.0).host, 0.5));
+    assert!(
+        !f.holds_at_least(&cand(3, 1, 0, 0.0).host, 0.0),
+        "an unknown host holds nothing"
+    );
+    // Emptied, or tagged bad, a host holds nothing.
+    f.host_done(&busy.host, 0);
+    assert_eq!(f.pop_ready(0).unwrap().priority, 0.6);
+    assert!(!f.holds_at_least(&busy.host, f64::NEG_INFINITY));
+    f.mark_bad(&cand(2, 1, 0, 0.0).host);
+    assert!(!f.holds_at_least(&cand(2, 1, 0, 0.0).host, f64::NEG_INFINITY));
+}
+
+#[test]
 fn orders_that_ignore_priority_have_no_floor() {
     for d in [
         Discipline::BreadthFirst,

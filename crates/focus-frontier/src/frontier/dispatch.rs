@@ -247,6 +247,26 @@ impl Frontier {
             .min()
     }
 
+    /// Whether `host` still has a queued URL with a priority of at least
+    /// `floor` (orders that ignore priority: any queued URL), whatever its
+    /// state. A crawler that has just filled `host`'s in-flight limit asks
+    /// this to tell whether the host's next URLs are worth waiting for.
+    pub fn holds_at_least(&mut self, host: &HostKey, floor: f64) -> bool {
+        let Some(&h) = self.host_ids.get(host) else {
+            return false;
+        };
+        let (slots, discipline) = (&self.slots, self.discipline);
+        let Some(q) = self.hosts.get_mut(h as usize) else {
+            return false;
+        };
+        if q.bad {
+            return false;
+        }
+        q.best_key(slots).is_some_and(|best| {
+            discipline.clears_floor(discipline.host_key(best, q.serverload), floor)
+        })
+    }
+
     /// Files a host where its state says: ready (with a fresh rank), cooling
     /// or nowhere. `now_ms` = 0 means "file by time, let `pop_ready` decide".
     pub(super) fn refile(&mut self, h: u32, now_ms: u64) {
