@@ -227,8 +227,9 @@ pub struct Summary {
     #[serde(default)]
     pub backlink_parents: u64,
     /// Times the default dispatch (`promising`) held back URLs of hosts
-    /// that were ready to wait for a cooling host with more promising
-    /// ones: a batch sent short, or the crawl's clock moved on. Each costs
+    /// that were ready to wait for a host with more promising ones
+    /// (cooling, or at its in-flight limit): a batch sent short, or the
+    /// crawl's clock moved on. Each costs
     /// wall time, not fetches; 0 with `--dispatch fill`, hard focus and
     /// the baselines.
     #[serde(default)]

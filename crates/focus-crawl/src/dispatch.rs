@@ -26,8 +26,9 @@ pub(crate) fn discipline(order: Order, seed: u64) -> Discipline {
 }
 
 /// What the frontier gives the next batch. `held` is set when the batch
-/// went out short, or the crawl waits, for a cooling host that holds more
-/// promising URLs while other hosts had URLs ready: the price of
+/// went out short, or the crawl waits, for a host (cooling, or at its
+/// in-flight limit) that holds more promising URLs while other hosts had
+/// URLs ready: the price of
 /// [`Dispatch::Promising`] in wall time (`summary.json`'s
 /// `held_for_promising`).
 #[derive(Debug)]
@@ -50,9 +51,10 @@ pub(crate) fn floor(rule: Dispatch, harvest: f64) -> f64 {
 }
 
 /// Up to `room` URLs ready at `now`: those at least as promising as
-/// `floor` first. If a promising URL waits out a politeness interval, no
-/// fetch is spent on worse ones: the batch goes out with what there is, or
-/// the crawl waits for that host. Otherwise the batch fills in order, and
+/// `floor` first. If a promising URL waits out a politeness interval, or
+/// waits on a host this batch has filled to its in-flight limit, no fetch
+/// is spent on worse ones: the batch goes out with what there is, or the
+/// crawl waits for that host. Otherwise the batch fills in order, and
 /// when nothing is ready the crawl waits for the first cooling host.
 pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: f64) -> Next {
     let mut batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
