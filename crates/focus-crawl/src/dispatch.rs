@@ -95,9 +95,9 @@ pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: 
 }
 
 /// Whether a host of `batch` still holds a URL at least as promising as
-/// `floor`. Such a host is at its in-flight limit (else the batch would
-/// have taken that URL), so its next URL comes with the next batch. Under
-/// the fill rule (no floor) nothing is held.
+/// `floor`. Such a host is, in a priority order, at its in-flight limit
+/// (else the batch would have taken that URL), so its next URL comes with
+/// the next batch. Under the fill rule (no floor) nothing is held.
 fn holds_promising(frontier: &mut Frontier, batch: &[Candidate], floor: f64) -> bool {
     floor > f64::NEG_INFINITY
         && batch
