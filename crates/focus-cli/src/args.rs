@@ -69,8 +69,9 @@ pub struct CrawlArgs {
 
     /// Which URLs fill a batch: `promising` (default) fetches only URLs at
     /// least as promising as the crawl's recent harvest while there are
-    /// any, waiting for their hosts' politeness intervals instead of
-    /// spending fetches on worse ones; `fill` fills every batch with the
+    /// any, waiting for their hosts (a politeness interval, or every
+    /// connection to the host busy) instead of spending fetches on worse
+    /// ones; `fill` fills every batch with the
     /// best ready URLs however poor they are (throughput first).
     #[arg(long, value_enum, default_value_t = DispatchArg::Promising, value_name = "RULE")]
     pub dispatch: DispatchArg,

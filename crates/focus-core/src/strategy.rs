@@ -99,7 +99,8 @@ impl Crawler {
 pub enum Dispatch {
     /// Only URLs at least as promising as the recent harvest (the moving
     /// average of relevance) while there are any; a promising URL's host
-    /// is waited for rather than a fetch spent on a worse URL.
+    /// (cooling, or with every connection busy) is waited for rather than
+    /// a fetch spent on a worse URL.
     #[default]
     Promising,
     /// Every batch filled with the best ready URLs however poor
