@@ -11,7 +11,9 @@ use focus_core::HostKey;
 use super::cold_tier::entry_of;
 use super::Frontier;
 use crate::candidate::Candidate;
-use crate::index::HANDED_OUT;
+use crate::discipline::Discipline;
+use crate::host_queue::HostQueue;
+use crate::index::{Slots, HANDED_OUT};
 
 impl Frontier {
     /// Counts one past fetch from `host` in its server load (the VLDB
@@ -240,9 +242,7 @@ impl Frontier {
                 if !q.cooling || !q.has_room(limit) {
                     return None;
                 }
-                let best = q.best_key(slots)?;
-                let rank = discipline.host_key(best, q.serverload);
-                discipline.clears_floor(rank, floor).then_some(q.ready_at)
+                best_clears(q, slots, discipline, floor).then_some(q.ready_at)
             })
             .min()
     }
@@ -259,12 +259,7 @@ impl Frontier {
         let Some(q) = self.hosts.get_mut(h as usize) else {
             return false;
         };
-        if q.bad {
-            return false;
-        }
-        q.best_key(slots).is_some_and(|best| {
-            discipline.clears_floor(discipline.host_key(best, q.serverload), floor)
-        })
+        !q.bad && best_clears(q, slots, discipline, floor)
     }
 
     /// Files a host where its state says: ready (with a fresh rank), cooling
@@ -308,4 +303,11 @@ impl Frontier {
             }
         }
     }
+}
+
+/// Whether `q`'s best URL, hot or cold, has a priority of at least `floor`
+/// under `discipline` (orders that ignore priority: whether it has one).
+fn best_clears(q: &mut HostQueue, slots: &Slots, discipline: Discipline, floor: f64) -> bool {
+    q.best_key(slots)
+        .is_some_and(|best| discipline.clears_floor(discipline.host_key(best, q.serverload), floor))
 }
