@@ -69,7 +69,7 @@ pub use featurize::{restrict, space_of, Featurizer, Spaces, PAIR_WINDOW};
 pub use focus_core::FeatureSpace;
 pub use hier_nb::{HierNb, HierNbConfig, Scoring};
 pub use layered_nb::{LayerVerdict, LayeredNb};
-pub use svm::{LinearSvm, SvmConfig, SvmTree};
+pub use svm::{LinearSvm, SvmConfig, SvmRelevance, SvmTree};
 pub use svm_spaces::{SpaceMember, SpacedSvm};
 
 use focus_core::TopicId;

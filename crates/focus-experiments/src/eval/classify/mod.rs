@@ -26,7 +26,7 @@ use std::time::Instant;
 use focus_classify::Featurizer;
 use focus_classify::{
     CentroidConfig, Centroids, Classifier, Example, HierNb, HierNbConfig, Scoring, SvmConfig,
-    SvmTree,
+    SvmRelevance, SvmTree,
 };
 use focus_core::{Canonicalizer, Taxonomy, TopicId};
 use focus_eval::{
@@ -64,15 +64,20 @@ pub enum Family {
     Centroids,
     /// Linear SVM per taxonomy node, top-down (BINGO! 2003), default config.
     SvmTree,
+    /// The same trees with rejected pages graded below ½
+    /// ([`focus_classify::SvmRelevance::Graded`]): what `bingo` uses by
+    /// default.
+    SvmTreeGraded,
 }
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::HierNb,
         Family::HierNbTempered,
         Family::Centroids,
         Family::SvmTree,
+        Family::SvmTreeGraded,
     ];
 
     /// The family's name in reports.
@@ -82,6 +87,7 @@ impl Family {
             Family::HierNbTempered => "hierarchical naive Bayes, tempered",
             Family::Centroids => "TF-IDF centroid cosine (Bergmark 2002)",
             Family::SvmTree => "hierarchical linear SVM (BINGO! 2003)",
+            Family::SvmTreeGraded => "hierarchical linear SVM, graded",
         }
     }
 
@@ -92,6 +98,7 @@ impl Family {
             Family::HierNbTempered => "tempered NB",
             Family::Centroids => "centroids",
             Family::SvmTree => "SVM tree",
+            Family::SvmTreeGraded => "graded SVM tree",
         }
     }
 }
@@ -399,6 +406,14 @@ impl Model {
                 Model::Centroids(Centroids::train(examples, CentroidConfig::default())?)
             }
             Family::SvmTree => Model::Svm(SvmTree::train(tax, examples, &SvmConfig::default())?),
+            Family::SvmTreeGraded => Model::Svm(SvmTree::train(
+                tax,
+                examples,
+                &SvmConfig {
+                    relevance: SvmRelevance::Graded,
+                    ..SvmConfig::default()
+                },
+            )?),
         })
     }
 
