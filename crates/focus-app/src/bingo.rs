@@ -27,9 +27,11 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use focus_classify::meta::Rule;
-use focus_classify::{Example, Featurizer, SpacedSvm, Spaces, SvmConfig};
+use focus_classify::{Example, Featurizer, SpacedSvm, Spaces, SvmConfig, SvmRelevance};
 use focus_cli::BingoPlan;
-use focus_core::{CanonicalUrl, Canonicalizer, Dispatch, Taxonomy, TopicId};
+use focus_core::{
+    CanonicalUrl, Canonicalizer, ChildPriority, Crawler, Dispatch, Taxonomy, TopicId,
+};
 use focus_crawl::bingo::{Bingo, Phase as CrawlPhase};
 use focus_crawl::{Parts, Truth};
 use focus_eval::Summary;
@@ -76,10 +78,26 @@ struct Model {
     examples: Vec<Example>,
 }
 
+/// Whether the plan harvests with the link model (`--child-priority
+/// apprentice`) rather than the paper's priority.
+fn apprentice(plan: &BingoPlan) -> bool {
+    plan.crawl.strategy.crawler
+        == (Crawler::Bingo {
+            priority: ChildPriority::Apprentice,
+        })
+}
+
 fn train(plan: &BingoPlan, taxonomy: &Taxonomy, examples: Vec<Example>) -> Result<Model, AppError> {
     let cfg = SvmConfig {
         seed: plan.crawl.seed,
         balanced: true,
+        // The link model learns from the crawl's relevances: rejected
+        // pages must rank for it to learn anything among them.
+        relevance: if apprentice(plan) {
+            SvmRelevance::Graded
+        } else {
+            SvmRelevance::Paper
+        },
         ..SvmConfig::default()
     };
     let tree = SpacedSvm::train(taxonomy, &examples, &plan.spaces, &cfg)?;
@@ -265,7 +283,10 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
             seeds.push(s.clone());
         }
     }
-    let policy = Bingo::harvesting().with_max_tunnel(plan.max_tunnel);
+    let mut policy = Bingo::harvesting().with_max_tunnel(plan.max_tunnel);
+    if apprentice(plan) {
+        policy = policy.with_apprentice();
+    }
     tracing::info!(
         "harvesting ({}) from {} hubs and seeds",
         policy.name(),

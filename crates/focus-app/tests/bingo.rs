@@ -150,6 +150,49 @@ fn texts(phase: &Path) -> Vec<focus_core::TextLine> {
         .collect()
 }
 
+/// Fetched pages no topic took: (those at relevance 0, those above it).
+fn rejected(phase: &Path) -> (usize, usize) {
+    let rejected: Vec<f64> = lines(phase)
+        .iter()
+        .filter(|p| p.error.is_none() && p.duplicate.is_none() && p.class.is_none())
+        .map(|p| p.relevance)
+        .collect();
+    let zero = rejected.iter().filter(|&&r| r == 0.0).count();
+    (zero, rejected.len() - zero)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_apprentice_harvest_grades_rejected_pages_and_the_paper_gives_them_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let (paper, apprentice) = (dir.path().join("paper"), dir.path().join("apprentice"));
+    run_bingo(&plan(&paper, &[])).await.unwrap();
+    let got = run_bingo(&plan(&apprentice, &["--child-priority", "apprentice"]))
+        .await
+        .unwrap();
+    let harvesting = got.harvesting.as_ref().unwrap();
+    assert_eq!(harvesting.pages_fetched, 400);
+    assert_eq!(harvesting.crawler, "bingo-harvesting");
+    // The paper's SVMs give a page every space rejects 0; graded, every
+    // rejected page ranks above 0 and below ½.
+    let (zero, above) = rejected(&paper.join("harvesting"));
+    assert!(zero > 0, "{zero} rejected pages at 0, {above} above");
+    let (zero, above) = rejected(&apprentice.join("harvesting"));
+    assert_eq!(zero, 0, "{above} rejected pages above 0");
+    assert!(above > 0);
+    assert!(lines(&apprentice.join("harvesting"))
+        .iter()
+        .filter(|p| p.class.is_none())
+        .all(|p| p.relevance < 0.5));
+    // The link model reorders the harvest: the two crawls part ways.
+    let order = |out: &Path| -> Vec<String> {
+        lines(&out.join("harvesting"))
+            .into_iter()
+            .map(|p| p.url)
+            .collect()
+    };
+    assert_ne!(order(&paper), order(&apprentice));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_anchors_space_reads_what_earlier_pages_called_a_page() {
     let dir = tempfile::tempdir().unwrap();

@@ -185,7 +185,7 @@ impl BingoArgs {
                 return Err(BingoPlanError::Zero(flag));
             }
         }
-        let crawl = self.crawl.plan(Crawler::Bingo)?;
+        let crawl = self.crawl.plan(Crawler::BINGO)?;
         if self.learning_pages >= crawl.max_pages {
             return Err(BingoPlanError::NoHarvest {
                 learning: self.learning_pages,
@@ -263,7 +263,7 @@ mod tests {
     #[test]
     fn the_papers_settings_by_default_and_a_budget_for_both_phases() {
         let p = plan(&[]).unwrap();
-        assert_eq!(p.crawl.strategy.crawler, Crawler::Bingo);
+        assert_eq!(p.crawl.strategy.crawler, Crawler::BINGO);
         assert_eq!(
             (p.learning_pages, p.archetypes, p.others, p.max_tunnel),
             (1_000, 25, 50, 2)
@@ -303,5 +303,42 @@ mod tests {
         let b = plan(&["--bookmarks", "b.html", "--review"]).unwrap();
         assert_eq!(b.bookmarks, Some(PathBuf::from("b.html")));
         assert!(b.review);
+    }
+
+    #[test]
+    fn the_harvest_takes_the_papers_priority_or_the_apprentice() {
+        use focus_core::ChildPriority;
+        let p = plan(&[]).unwrap();
+        assert_eq!(
+            p.crawl.strategy.crawler,
+            Crawler::Bingo {
+                priority: ChildPriority::Paper
+            }
+        );
+        let apprentice = plan(&["--child-priority", "apprentice"]).unwrap();
+        assert_eq!(
+            apprentice.crawl.strategy.crawler,
+            Crawler::Bingo {
+                priority: ChildPriority::Apprentice
+            }
+        );
+        for (flags, wrong) in [
+            (["--child-priority", "learnt"], "learnt"),
+            (["--child-priority", "link-kinds"], "link-kinds"),
+        ] {
+            assert_eq!(
+                plan(&flags),
+                Err(BingoPlanError::Crawl(PlanError::BingoPriority(wrong)))
+            );
+        }
+        assert!(matches!(
+            plan(&["--order", "www"]),
+            Err(BingoPlanError::Crawl(PlanError::SoftFocusOnly {
+                flag: "--order",
+                ..
+            }))
+        ));
+        // The baselines still refuse a child priority.
+        assert!(plan(&["--baseline", "bfs", "--child-priority", "paper"]).is_err());
     }
 }

@@ -159,6 +159,9 @@ pub enum PlanError {
         /// What the crawl is instead.
         crawler: &'static str,
     },
+    /// A soft-focus child priority BINGO! does not have.
+    #[error("BINGO! takes --child-priority apprentice or paper, not {0}")]
+    BingoPriority(&'static str),
 }
 
 impl CrawlPlan {
@@ -273,6 +276,23 @@ fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
                 Some(ChildPriorityArg::Learnt) => ChildPriority::Learnt,
                 Some(ChildPriorityArg::LinkKinds) => ChildPriority::LinkKinds,
                 Some(ChildPriorityArg::Paper) => ChildPriority::Paper,
+                None => priority,
+            },
+        },
+        Crawler::Bingo { .. } if a.order.is_some() => {
+            return Err(PlanError::SoftFocusOnly {
+                flag: "--order",
+                crawler: "BINGO!",
+            })
+        }
+        Crawler::Bingo { priority } => Crawler::Bingo {
+            priority: match a.child_priority {
+                Some(ChildPriorityArg::Apprentice) => ChildPriority::Apprentice,
+                Some(ChildPriorityArg::Paper) => ChildPriority::Paper,
+                Some(ChildPriorityArg::Learnt) => return Err(PlanError::BingoPriority("learnt")),
+                Some(ChildPriorityArg::LinkKinds) => {
+                    return Err(PlanError::BingoPriority("link-kinds"))
+                }
                 None => priority,
             },
         },

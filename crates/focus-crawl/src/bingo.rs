@@ -22,6 +22,11 @@
 //!
 //! A "user topic" is a good topic or one below it: the user's bookmark
 //! folders are the good topics, OTHERS is not one.
+//!
+//! Beyond the paper, [`Bingo::with_apprentice`] lets the project's online
+//! link model and host health join the harvest's priority, as soft focus's
+//! do (`docs/bingo.md` has the measurements that made it `bingo`'s
+//! default).
 
 use std::collections::BTreeSet;
 
@@ -49,6 +54,10 @@ pub struct Bingo {
     max_tunnel: u8,
     /// The registered domains the learning phase stays on (empty: any).
     domains: BTreeSet<DomainKey>,
+    /// Whether harvesting blends the online link model into a link's
+    /// priority and sinks failing hosts (not the paper's rule; see
+    /// [`Bingo::with_apprentice`]).
+    apprentice: bool,
 }
 
 impl Bingo {
@@ -58,6 +67,7 @@ impl Bingo {
             phase: Phase::Learning,
             max_tunnel: MAX_TUNNEL,
             domains: seeds.iter().map(CanonicalUrl::domain_key).collect(),
+            apprentice: false,
         }
     }
 
@@ -67,7 +77,17 @@ impl Bingo {
             phase: Phase::Harvesting,
             max_tunnel: MAX_TUNNEL,
             domains: BTreeSet::new(),
+            apprentice: false,
         }
+    }
+
+    /// The same phase with the online link model and host health
+    /// ([`crate::apprentice`], [`crate::host_health`]) joining the paper's
+    /// priority while harvesting (learning stays the paper's sharp focus):
+    /// `bingo`'s default, `--child-priority paper` leaves it out.
+    pub fn with_apprentice(mut self) -> Self {
+        self.apprentice = self.phase == Phase::Harvesting;
+        self
     }
 
     /// The same phase with another tunnelling distance.
@@ -115,11 +135,21 @@ impl Policy for Bingo {
     fn uses_distiller(&self) -> bool {
         self.phase == Phase::Harvesting
     }
+    fn backs_off_failing_hosts(&self) -> bool {
+        self.apprentice
+    }
+    fn uses_link_model(&self) -> bool {
+        self.apprentice
+    }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
         let relevance = page.relevance.clamp(0.0, 1.0);
         match page.tunnel.child(self.accepts(page), self.max_tunnel) {
             Some(tunnel) => Expansion::Expand {
-                priority: LinkPriority::uniform(tunnel.decay(relevance)),
+                priority: LinkPriority {
+                    by_host_health: self.apprentice,
+                    by_link_model: self.apprentice,
+                    ..LinkPriority::uniform(tunnel.decay(relevance))
+                },
                 tunnel,
             },
             None => Expansion::Prune,
@@ -250,6 +280,27 @@ mod tests {
             ..ir
         };
         assert_eq!(p.queue_of(&none), Some(TopicId::ROOT.0));
+    }
+
+    #[test]
+    fn the_apprentice_joins_the_harvest_only() {
+        let (t, links) = (tax(), LinkValue::new());
+        let paper = Bingo::harvesting();
+        assert!(!paper.uses_link_model() && !paper.backs_off_failing_hosts());
+        let h = Bingo::harvesting().with_apprentice();
+        assert!(h.uses_link_model() && h.backs_off_failing_hosts());
+        // The rule under the link model is the paper's: confidence, halved
+        // per tunnelling step.
+        match h.expand(&verdict(&t, &links, "OTHERS", Some("db"), 0)) {
+            Expansion::Expand { priority, tunnel } => {
+                assert_eq!((priority.page, tunnel.off_topic_steps), (0.4, 1));
+                assert!(priority.by_link_model && priority.by_host_health);
+            }
+            Expansion::Prune => panic!("a harvest tunnels"),
+        }
+        // Learning stays the paper's sharp focus.
+        let l = Bingo::learning(&[]).with_apprentice();
+        assert!(!l.uses_link_model() && !l.backs_off_failing_hosts());
     }
 
     #[test]

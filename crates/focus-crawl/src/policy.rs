@@ -447,7 +447,13 @@ pub fn for_crawler(crawler: Crawler) -> Box<dyn Policy> {
         Crawler::BestFirst => Box::new(BestFirst),
         Crawler::Collections => Box::new(CollectionSynthesis::default()),
         Crawler::Context => Box::new(ContextFocused::with_depth(crate::context_graph::DEPTH)),
-        Crawler::Bingo => Box::new(crate::bingo::Bingo::harvesting()),
+        Crawler::Bingo { priority } => {
+            let bingo = crate::bingo::Bingo::harvesting();
+            Box::new(match priority {
+                ChildPriority::Apprentice => bingo.with_apprentice(),
+                _ => bingo,
+            })
+        }
     }
 }
 

@@ -12,10 +12,12 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use focus_app::AppError;
+use focus_cli::{BingoPlan, ChildPriority, Crawler};
 
 use super::crawl::stored;
 use super::world::{Inputs, World};
 use super::{learning_pages, NEEDLE_MIN, NEEDLE_TRAINING};
+use crate::input;
 use crate::repro::ReproConfig;
 
 /// The largest needle of the survey, in pages.
@@ -29,6 +31,8 @@ pub(super) struct Row {
     pages: usize,
     hidden: usize,
     bingo: usize,
+    /// Found by `bingo --child-priority apprentice`.
+    apprentice: usize,
     bfs: usize,
     /// Found by the oracle bound (`None` where it is not walked).
     oracle: Option<usize>,
@@ -75,14 +79,16 @@ pub(super) async fn survey(cfg: &ReproConfig, world: &World) -> Result<Vec<Row>,
         };
         tracing::warn!("bingo: {} needle {path}", world.slug);
         let plan = world.plan(&dir, &inputs)?;
-        focus_app::run_bingo(&plan).await?;
-        let mut found = HashSet::new();
-        for phase in ["learning", "harvesting"] {
-            let file = plan.crawl.out.join(phase).join("pages.jsonl");
-            if file.is_file() {
-                found.extend(stored(&file)?);
-            }
+        let found = kept_by(&plan).await?;
+        let mut apprentice = plan.clone();
+        apprentice.crawl.strategy.crawler = Crawler::Bingo {
+            priority: ChildPriority::Apprentice,
+        };
+        apprentice.crawl.out = dir.join("crawl-apprentice");
+        if apprentice.crawl.out.exists() {
+            std::fs::remove_dir_all(&apprentice.crawl.out).map_err(input)?;
         }
+        let found_apprentice = kept_by(&apprentice).await?;
         let bfs_plan = world.baseline_plan(&dir, &inputs)?;
         focus_app::run(&bfs_plan).await?;
         let bfs = stored(&bfs_plan.out.join("pages.jsonl"))?;
@@ -91,11 +97,28 @@ pub(super) async fn survey(cfg: &ReproConfig, world: &World) -> Result<Vec<Row>,
             pages: all.len(),
             hidden: hidden.len(),
             bingo: hidden.iter().filter(|u| found.contains(*u)).count(),
+            apprentice: hidden
+                .iter()
+                .filter(|u| found_apprentice.contains(*u))
+                .count(),
             bfs: hidden.iter().filter(|u| bfs.contains(*u)).count(),
             oracle: world.oracle_found(topic, &training, &hidden, cfg.pages as usize),
         });
     }
     Ok(rows)
+}
+
+/// Runs BINGO! as `plan` says; the URLs both phases kept.
+async fn kept_by(plan: &BingoPlan) -> Result<HashSet<String>, AppError> {
+    focus_app::run_bingo(plan).await?;
+    let mut found = HashSet::new();
+    for phase in ["learning", "harvesting"] {
+        let file = plan.crawl.out.join(phase).join("pages.jsonl");
+        if file.is_file() {
+            found.extend(stored(&file)?);
+        }
+    }
+    Ok(found)
 }
 
 /// The survey's part of `bingo.md`.
@@ -110,8 +133,10 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
          same seeds with the same budget knowing every discovered page's label (the needle's \
          pages first, then pages by how many of them they link to, as in \
          `docs/results/wikispeedia.md`): what a perfect link classifier finds, walking greedily. \
-         The share of the hidden pages each found:\n\n\
-         | needle | pages | hidden | BINGO! found | breadth-first found | oracle (bound) found |\n|---|---|---|---|---|---|"
+         `bingo --child-priority apprentice` is BINGO! with the project's online link model and \
+         host health joined to its harvest, its SVMs grading the pages they reject \
+         (`docs/bingo.md`). The share of the hidden pages each found:\n\n\
+         | needle | pages | hidden | BINGO! found | BINGO!, apprentice, found | breadth-first found | oracle (bound) found |\n|---|---|---|---|---|---|---|"
     );
     let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
     let cell = |n: Option<usize>, of: usize| {
@@ -120,17 +145,18 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
     for r in rows {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             r.topic,
             r.pages,
             r.hidden,
             cell(Some(r.bingo), r.hidden),
+            cell(Some(r.apprentice), r.hidden),
             cell(Some(r.bfs), r.hidden),
             cell(r.oracle, r.hidden)
         );
     }
     if rows.is_empty() {
-        md.push_str("| (no leaf of that size) | | | | | |\n");
+        md.push_str("| (no leaf of that size) | | | | | | |\n");
         return;
     }
     let n = rows.len() as f64;
@@ -138,12 +164,15 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
     let half = |f: fn(&Row) -> usize| rows.iter().filter(|r| 2 * f(r) >= r.hidden).count();
     let _ = write!(
         md,
-        "\nMean share found: BINGO! {:.2}, breadth-first {:.2}; at least half found on {} of {} \
-         needles by BINGO!, {} by breadth-first.",
+        "\nMean share found: BINGO! {:.2}, with the apprentice {:.2}, breadth-first {:.2}; at \
+         least half found on {} of {} needles by BINGO!, {} with the apprentice, {} by \
+         breadth-first.",
         mean(|r| r.bingo),
+        mean(|r| r.apprentice),
         mean(|r| r.bfs),
         half(|r| r.bingo),
         rows.len(),
+        half(|r| r.apprentice),
         half(|r| r.bfs)
     );
     if rows.iter().all(|r| r.oracle.is_some()) {
@@ -179,6 +208,7 @@ mod tests {
             pages: hidden + 7,
             hidden,
             bingo,
+            apprentice: bingo + 1,
             bfs,
             oracle,
         }
@@ -194,11 +224,11 @@ mod tests {
             &[row("a", 3, 1, 1, Some(3)), row("b", 4, 2, 0, Some(2))],
         );
         assert!(
-            md.contains("| a | 10 | 3 | 1 (0.33) | 1 (0.33) | 3 (1.00) |"),
+            md.contains("| a | 10 | 3 | 1 (0.33) | 2 (0.67) | 1 (0.33) | 3 (1.00) |"),
             "{md}"
         );
         assert!(
-            md.contains("BINGO! 0.42, breadth-first 0.17; at least half found on 1 of 2 needles by BINGO!, 0 by breadth-first. The oracle bound: mean share 0.75, at least half on 2 of 2."),
+            md.contains("BINGO! 0.42, with the apprentice 0.71, breadth-first 0.17; at least half found on 1 of 2 needles by BINGO!, 2 with the apprentice, 0 by breadth-first. The oracle bound: mean share 0.75, at least half on 2 of 2."),
             "{md}"
         );
         // Where the bound is not walked, its cell is empty and no mean is given.

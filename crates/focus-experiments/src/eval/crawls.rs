@@ -147,6 +147,11 @@ pub enum Crawler {
     /// `bingo`: BINGO!'s learning phase on a fifth of the budget
     /// ([`BINGO_LEARNING_SHARE`]), then its harvesting phase.
     Bingo,
+    /// `bingo --child-priority apprentice`: the link model and host health
+    /// join the harvest, the SVMs grade the pages they reject. Run only
+    /// when named (`--crawlers bingo-apprentice`): measured no better than
+    /// the paper's priority on this corpus (`docs/bingo.md`).
+    BingoApprentice,
     /// `xtask/reference/crawl_sklearn.py` (optional).
     Reference,
     /// Not a crawler: a bound. The corpus's link graph walked by a crawler
@@ -157,7 +162,7 @@ pub enum Crawler {
 
 impl Crawler {
     /// Every crawler, in report order.
-    pub const ALL: [Crawler; 11] = [
+    pub const ALL: [Crawler; 12] = [
         Crawler::Soft,
         Crawler::SoftSequential,
         Crawler::SoftPrevious,
@@ -165,6 +170,7 @@ impl Crawler {
         Crawler::Context,
         Crawler::ContextStandard,
         Crawler::Bingo,
+        Crawler::BingoApprentice,
         Crawler::BreadthFirst,
         Crawler::Random,
         Crawler::Reference,
@@ -181,6 +187,7 @@ impl Crawler {
             Crawler::Context => "context graph",
             Crawler::ContextStandard => "standard focused (context classifier)",
             Crawler::Bingo => "bingo",
+            Crawler::BingoApprentice => "bingo, apprentice",
             Crawler::BreadthFirst => "breadth-first",
             Crawler::Random => "random",
             Crawler::Reference => "sklearn reference",
@@ -198,6 +205,7 @@ impl Crawler {
             Crawler::Context => "context",
             Crawler::ContextStandard => "context-standard",
             Crawler::Bingo => "bingo",
+            Crawler::BingoApprentice => "bingo-apprentice",
             Crawler::BreadthFirst => "bfs",
             Crawler::Random => "random",
             Crawler::Reference => "reference",
@@ -206,11 +214,11 @@ impl Crawler {
     }
 
     /// The crawlers an evaluation runs when none are named: every one but
-    /// [`Crawler::SoftSequential`].
+    /// [`Crawler::SoftSequential`] and [`Crawler::BingoApprentice`].
     pub fn default_set() -> Vec<Crawler> {
         Self::ALL
             .into_iter()
-            .filter(|&c| c != Crawler::SoftSequential)
+            .filter(|&c| c != Crawler::SoftSequential && c != Crawler::BingoApprentice)
             .collect()
     }
 }
@@ -504,8 +512,13 @@ async fn crawl(
             .await
             .map(Some);
     }
-    if crawler == Crawler::Bingo {
-        return own_app::bingo_crawl(cfg, category, examples, seeds, dir)
+    if let Crawler::Bingo | Crawler::BingoApprentice = crawler {
+        let priority = if crawler == Crawler::BingoApprentice {
+            focus_cli::ChildPriority::Apprentice
+        } else {
+            focus_cli::ChildPriority::Paper
+        };
+        return own_app::bingo_crawl(cfg, priority, category, examples, seeds, dir)
             .await
             .map(Some);
     }
@@ -530,7 +543,8 @@ async fn crawl(
             | Crawler::Oracle
             | Crawler::Context
             | Crawler::ContextStandard
-            | Crawler::Bingo => focus_cli::Crawler::SOFT,
+            | Crawler::Bingo
+            | Crawler::BingoApprentice => focus_cli::Crawler::SOFT,
             Crawler::Hard => focus_cli::Crawler::Hard,
             Crawler::BreadthFirst => focus_cli::Crawler::BreadthFirst,
             Crawler::Random => focus_cli::Crawler::Random,
@@ -670,10 +684,11 @@ mod tests {
     }
 
     #[test]
-    fn the_sequential_soft_crawl_runs_only_when_named() {
+    fn the_sequential_soft_crawl_and_the_bingo_apprentice_run_only_when_named() {
         let all = Crawler::default_set();
-        assert_eq!(all.len(), Crawler::ALL.len() - 1);
+        assert_eq!(all.len(), Crawler::ALL.len() - 2);
         assert!(!all.contains(&Crawler::SoftSequential));
+        assert!(!all.contains(&Crawler::BingoApprentice) && all.contains(&Crawler::Bingo));
         assert!(all.contains(&Crawler::Soft) && all.contains(&Crawler::Oracle));
         let slugs: std::collections::HashSet<&str> =
             Crawler::ALL.iter().map(|c| c.slug()).collect();
