@@ -609,8 +609,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn top_down_tree_assigns_others_when_no_sibling_says_yes() {
+    /// Physics (good) and biology under sci, and arts: ten pages each, a
+    /// topic term and a shared term (sci's, or arts' own); every feature
+    /// kept.
+    fn three_topics() -> (Taxonomy, Vec<Example>, SvmConfig) {
         let tax = TaxonomyBuilder::new()
             .topic("sci/physics")
             .unwrap()
@@ -621,22 +623,19 @@ mod tests {
             .good("sci/physics")
             .unwrap()
             .build();
-        let id = |p: &str| tax.find(p).unwrap();
         let mut ex = Vec::new();
         for i in 0..10 {
             let k = f64::from(i % 3 + 1);
-            ex.push(Example {
-                counts: v(&[(1, k), (10, 1.0)]),
-                topic: id("sci/physics"),
-            });
-            ex.push(Example {
-                counts: v(&[(2, k), (10, 1.0)]),
-                topic: id("sci/biology"),
-            });
-            ex.push(Example {
-                counts: v(&[(3, k), (11, 1.0)]),
-                topic: id("arts"),
-            });
+            for (term, shared, topic) in [
+                (1, 10, "sci/physics"),
+                (2, 10, "sci/biology"),
+                (3, 11, "arts"),
+            ] {
+                ex.push(Example {
+                    counts: v(&[(term, k), (shared, 1.0)]),
+                    topic: tax.find(topic).unwrap(),
+                });
+            }
         }
         let cfg = SvmConfig {
             features: FeatureConfig {
@@ -645,6 +644,13 @@ mod tests {
             },
             ..SvmConfig::default()
         };
+        (tax, ex, cfg)
+    }
+
+    #[test]
+    fn top_down_tree_assigns_others_when_no_sibling_says_yes() {
+        let (tax, ex, cfg) = three_topics();
+        let id = |p: &str| tax.find(p).unwrap();
         let tree = SvmTree::train(&tax, &ex, &cfg).unwrap();
         let phys = tree.classify(&v(&[(1, 2.0), (10, 1.0)]));
         assert_eq!(phys.best, Some(id("sci/physics")));
@@ -680,38 +686,7 @@ mod tests {
 
     #[test]
     fn graded_relevance_ranks_rejected_pages_below_half_and_keeps_accepted_ones() {
-        let tax = TaxonomyBuilder::new()
-            .topic("sci/physics")
-            .unwrap()
-            .topic("sci/biology")
-            .unwrap()
-            .topic("arts")
-            .unwrap()
-            .good("sci/physics")
-            .unwrap()
-            .build();
-        let id = |p: &str| tax.find(p).unwrap();
-        let mut ex = Vec::new();
-        for i in 0..10 {
-            let k = f64::from(i % 3 + 1);
-            for (term, shared, topic) in [
-                (1, 10, "sci/physics"),
-                (2, 10, "sci/biology"),
-                (3, 11, "arts"),
-            ] {
-                ex.push(Example {
-                    counts: v(&[(term, k), (shared, 1.0)]),
-                    topic: id(topic),
-                });
-            }
-        }
-        let cfg = SvmConfig {
-            features: FeatureConfig {
-                top_k: 0,
-                candidates: 0,
-            },
-            ..SvmConfig::default()
-        };
+        let (tax, ex, cfg) = three_topics();
         let paper = SvmTree::train(&tax, &ex, &cfg).unwrap();
         let graded = SvmTree::train(
             &tax,
