@@ -410,7 +410,11 @@ impl SvmTree {
 
     /// The accepted path from the root: (topic, confidence) per level.
     pub fn path(&self, counts: &SparseVec) -> Vec<(TopicId, f64)> {
-        let x = tfidf(counts, &self.idf);
+        self.path_of(&tfidf(counts, &self.idf))
+    }
+
+    /// [`SvmTree::path`] of an already weighted vector.
+    fn path_of(&self, x: &SparseVec) -> Vec<(TopicId, f64)> {
         let mut path = Vec::new();
         let mut at = TopicId::ROOT;
         while let Some(node) = self.nodes.iter().find(|n| n.node == at) {
@@ -418,7 +422,7 @@ impl SvmTree {
                 .children
                 .iter()
                 .zip(&node.models)
-                .map(|(&c, (f, s))| (c, s.confidence(&restrict(&x, f))))
+                .map(|(&c, (f, s))| (c, s.confidence(&restrict(x, f))))
                 .filter(|&(_, conf)| conf > 0.0)
                 .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
             match best {
@@ -453,7 +457,8 @@ impl Classifier for SvmTree {
     /// accepted path, σ(2·conf); when the path misses every good topic, 0
     /// or graded below ½ ([`SvmRelevance`]).
     fn classify(&self, counts: &SparseVec) -> Judgement {
-        let path = self.path(counts);
+        let x = tfidf(counts, &self.idf);
+        let path = self.path_of(&x);
         let accepted = path
             .iter()
             .find(|(t, _)| self.taxonomy.mark(*t) == Mark::Good)
@@ -461,7 +466,7 @@ impl Classifier for SvmTree {
         let relevance = match (accepted, self.relevance) {
             (Some(r), _) => r,
             (None, SvmRelevance::Paper) => 0.0,
-            (None, SvmRelevance::Graded) => self.graded_rejection(&tfidf(counts, &self.idf)),
+            (None, SvmRelevance::Graded) => self.graded_rejection(&x),
         };
         let mut scores = path.clone();
         scores.sort_by(|a, b| b.1.total_cmp(&a.1));

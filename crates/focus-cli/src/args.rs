@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use focus_core::{defaults, Crawler};
+use focus_core::{defaults, ChildPriority, Crawler};
 
 use crate::plan::{
     CrawlPlan, PlanError, DEFAULT_CONCURRENCY, DEFAULT_DISTILL_EVERY, DEFAULT_MAX_PAGES,
@@ -212,6 +212,17 @@ pub enum ChildPriorityArg {
     LinkKinds,
     /// The parent's relevance (the 1999 papers).
     Paper,
+}
+
+impl From<ChildPriorityArg> for ChildPriority {
+    fn from(arg: ChildPriorityArg) -> Self {
+        match arg {
+            ChildPriorityArg::Apprentice => ChildPriority::Apprentice,
+            ChildPriorityArg::Learnt => ChildPriority::Learnt,
+            ChildPriorityArg::LinkKinds => ChildPriority::LinkKinds,
+            ChildPriorityArg::Paper => ChildPriority::Paper,
+        }
+    }
 }
 
 /// `--baseline`.

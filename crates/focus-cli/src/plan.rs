@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use focus_core::{defaults, ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
 
-use crate::args::{BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg};
+use crate::args::{BaselineArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg};
 
 /// Where the taxonomy, examples and seeds come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,13 +271,7 @@ fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
                 Some(OrderArg::Www) => SoftOrder::Www,
                 None => order,
             },
-            priority: match a.child_priority {
-                Some(ChildPriorityArg::Apprentice) => ChildPriority::Apprentice,
-                Some(ChildPriorityArg::Learnt) => ChildPriority::Learnt,
-                Some(ChildPriorityArg::LinkKinds) => ChildPriority::LinkKinds,
-                Some(ChildPriorityArg::Paper) => ChildPriority::Paper,
-                None => priority,
-            },
+            priority: a.child_priority.map_or(priority, ChildPriority::from),
         },
         Crawler::Bingo { .. } if a.order.is_some() => {
             return Err(PlanError::SoftFocusOnly {
@@ -285,16 +279,11 @@ fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
                 crawler: "BINGO!",
             })
         }
-        Crawler::Bingo { priority } => Crawler::Bingo {
-            priority: match a.child_priority {
-                Some(ChildPriorityArg::Apprentice) => ChildPriority::Apprentice,
-                Some(ChildPriorityArg::Paper) => ChildPriority::Paper,
-                Some(ChildPriorityArg::Learnt) => return Err(PlanError::BingoPriority("learnt")),
-                Some(ChildPriorityArg::LinkKinds) => {
-                    return Err(PlanError::BingoPriority("link-kinds"))
-                }
-                None => priority,
-            },
+        Crawler::Bingo { priority } => match a.child_priority.map_or(priority, ChildPriority::from)
+        {
+            ChildPriority::Learnt => return Err(PlanError::BingoPriority("learnt")),
+            ChildPriority::LinkKinds => return Err(PlanError::BingoPriority("link-kinds")),
+            priority => Crawler::Bingo { priority },
         },
         other => {
             let name = match other {
