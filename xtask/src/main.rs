@@ -184,8 +184,15 @@ fn cargo_program() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }
 
+/// The workspace root: the parent of xtask's manifest directory, read from
+/// the `CARGO_MANIFEST_DIR` that `cargo run` sets, and only failing that
+/// from the one compiled in (cargo's fingerprints do not depend on where a
+/// checkout lies, so a target directory shared by two checkouts can hold an
+/// xtask compiled in the other one).
 fn project_root() -> std::path::PathBuf {
-    let manifest = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    );
     manifest
         .parent()
         .map_or(manifest.clone(), std::path::Path::to_path_buf)
