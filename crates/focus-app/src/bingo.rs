@@ -94,7 +94,7 @@ fn train(plan: &BingoPlan, taxonomy: &Taxonomy, examples: Vec<Example>) -> Resul
         // The link model learns from the crawl's relevances: rejected
         // pages must rank for it to learn anything among them.
         relevance: if apprentice(plan) {
-            SvmRelevance::Graded
+            SvmRelevance::Calibrated
         } else {
             SvmRelevance::Paper
         },

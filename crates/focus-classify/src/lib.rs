@@ -9,7 +9,8 @@
 //! * [`Centroids`] — Bergmark's TF-IDF centroids and cosine correlation
 //!   with a minimum term overlap and idf re-estimation.
 //! * [`SvmTree`] — BINGO!'s linear SVM per topic node against competing
-//!   siblings plus far-away OTHERS, top-down, with ξα precision estimates.
+//!   siblings plus far-away OTHERS, top-down, with ξα precision estimates;
+//!   optionally [`platt`]-calibrated, so the pages it rejects still rank.
 //! * [`LayeredNb`] — Diligenti's per-layer naive Bayes with thresholds.
 //! * [`meta`] — BINGO!'s unanimous, majority and ξα-weighted votes;
 //!   [`SpacedSvm`] — one SVM tree per [`FeatureSpace`] (terms, term pairs,
@@ -58,6 +59,7 @@ pub mod hier_nb;
 pub mod layered_nb;
 pub mod meta;
 pub mod model_io;
+pub mod platt;
 pub mod svm;
 pub mod svm_spaces;
 pub mod temper;

@@ -9,7 +9,7 @@ use crate::ClassifyError;
 
 const MAGIC: &[u8; 8] = b"FOCUSCLS";
 /// The format version written by this build.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 
 /// Which family a model file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::features::{self, FeatureConfig};
 use crate::model_io::{self, ModelKind};
+use crate::platt::Platt;
 use crate::{Classifier, ClassifyError, Example, Judgement};
 
 /// SVM training settings.
@@ -57,12 +58,14 @@ pub enum SvmRelevance {
     /// held-out pages sit at R < 0.01 or R > 0.99, ROC AUC 0.77).
     #[default]
     Paper,
-    /// σ(2·c) of the weakest confidence `c` on the way from the root to a
-    /// good topic (each level's SVM for the good topic's ancestor there),
-    /// kept below ½: rejected pages stay rejected but rank among
-    /// themselves by how close the SVMs came to accepting them
-    /// (`docs/classify.md`).
-    Graded,
+    /// Platt-calibrated: training also fits each SVM a sigmoid over its
+    /// cross-validated decision values ([`crate::platt`]), and a rejected
+    /// page gets the product, over the levels from the root to a good
+    /// topic, of each level's P(yes | w·x + b), kept below ½. Rejected
+    /// pages stay rejected but rank among themselves by how likely the
+    /// SVMs think they belong to the good topic (`docs/classify.md`).
+    /// Costs [`crate::platt::FOLDS`] more SVM fits per topic.
+    Calibrated,
 }
 
 impl Default for SvmConfig {
@@ -239,6 +242,9 @@ struct SvmNode {
     children: Vec<TopicId>,
     /// Per child: its selected features (sorted) and its SVM.
     models: Vec<(Vec<TermId>, LinearSvm)>,
+    /// Per child: its SVM's sigmoid, when the tree is
+    /// [`SvmRelevance::Calibrated`]; empty otherwise.
+    calibration: Vec<Platt>,
 }
 
 /// BINGO!'s topic tree of SVMs.
@@ -248,10 +254,7 @@ pub struct SvmTree {
     /// idf of the local database, sorted by term.
     idf: Vec<(TermId, f64)>,
     nodes: Vec<SvmNode>,
-    /// How rejected pages are scored: a reading of the model, not part of
-    /// it (not stored; a decoded tree reads the paper's way until
-    /// [`SvmTree::with_relevance`] says otherwise).
-    #[serde(skip)]
+    /// How rejected pages are scored.
     relevance: SvmRelevance,
 }
 
@@ -280,7 +283,7 @@ impl SvmTree {
                 .collect();
             far.shuffle(&mut rng);
             far.truncate(cfg.others);
-            let mut models = Vec::new();
+            let (mut kids, mut models, mut calibration) = (Vec::new(), Vec::new(), Vec::new());
             for &child in &children {
                 let mut idx = Vec::new();
                 let mut ys = Vec::new();
@@ -312,15 +315,18 @@ impl SvmTree {
                 let xs: Vec<SparseVec> =
                     idx.iter().map(|&i| restrict(&vectors[i], &feats)).collect();
                 let svm = LinearSvm::train(&xs, &ys, cfg)?;
-                models.push((child, feats, svm));
+                if cfg.relevance == SvmRelevance::Calibrated {
+                    calibration.push(Platt::fit_cross_validated(&xs, &ys, &svm, cfg)?);
+                }
+                kids.push(child);
+                models.push((feats, svm));
             }
-            let (kids, models): (Vec<TopicId>, Vec<(Vec<TermId>, LinearSvm)>) =
-                models.into_iter().map(|(c, f, s)| (c, (f, s))).unzip();
             if !kids.is_empty() {
                 nodes.push(SvmNode {
                     node,
                     children: kids,
                     models,
+                    calibration,
                 });
             }
         }
@@ -350,17 +356,11 @@ impl SvmTree {
         Ok(())
     }
 
-    /// The same tree, scoring rejected pages by `relevance`.
-    pub fn with_relevance(mut self, relevance: SvmRelevance) -> Self {
-        self.relevance = relevance;
-        self
-    }
-
-    /// The graded relevance of a page the tree does not place in a good
-    /// topic ([`SvmRelevance::Graded`]): over the good topics, the best
-    /// σ(2·c) of the weakest confidence on the way to it, below ½; 0 when
-    /// no good topic has an SVM at every level.
-    fn graded_rejection(&self, x: &SparseVec) -> f64 {
+    /// The calibrated relevance of a page the tree does not place in a good
+    /// topic ([`SvmRelevance::Calibrated`]): over the good topics, the best
+    /// product of P(yes) on the way to it, below ½; 0 when no good topic
+    /// has a calibrated SVM at every level.
+    fn calibrated_rejection(&self, x: &SparseVec) -> f64 {
         self.taxonomy
             .good_topics()
             .into_iter()
@@ -368,22 +368,30 @@ impl SvmTree {
                 std::iter::once(g)
                     .chain(self.taxonomy.ancestors(g))
                     .filter(|&t| t != TopicId::ROOT)
-                    .try_fold(f64::INFINITY, |weakest, t| {
-                        Some(weakest.min(self.confidence_of(x, t)?))
-                    })
+                    .try_fold(1.0, |p, t| Some(p * self.probability_of(x, t)?))
             })
-            .map(|c| logistic(c).min(BELOW_HALF))
+            .map(|p| p.min(BELOW_HALF))
             .fold(0.0, f64::max)
+    }
+
+    /// `topic`'s SVM and, when fitted, its sigmoid.
+    fn model_of(&self, topic: TopicId) -> Option<(&[TermId], &LinearSvm, Option<&Platt>)> {
+        self.nodes.iter().find_map(|n| {
+            let i = n.children.iter().position(|&c| c == topic)?;
+            let (feats, svm) = &n.models[i];
+            Some((feats.as_slice(), svm, n.calibration.get(i)))
+        })
+    }
+
+    /// P(yes) of `topic`'s calibrated SVM for an already weighted vector.
+    fn probability_of(&self, x: &SparseVec, topic: TopicId) -> Option<f64> {
+        let (feats, svm, platt) = self.model_of(topic)?;
+        Some(platt?.probability(svm.decision(&restrict(x, feats))))
     }
 
     /// [`SvmTree::confidence`] of an already weighted vector.
     fn confidence_of(&self, x: &SparseVec, topic: TopicId) -> Option<f64> {
-        let (feats, svm) = self.nodes.iter().find_map(|n| {
-            n.children
-                .iter()
-                .position(|&c| c == topic)
-                .map(|i| &n.models[i])
-        })?;
+        let (feats, svm, _) = self.model_of(topic)?;
         Some(svm.confidence(&restrict(x, feats)))
     }
 
@@ -445,7 +453,11 @@ impl SvmTree {
     pub fn from_bytes(bytes: &[u8]) -> Result<SvmTree, ClassifyError> {
         let mut m: SvmTree = model_io::load(ModelKind::SvmTree, bytes)?;
         m.taxonomy.reindex();
-        if m.nodes.iter().any(|n| n.children.len() != n.models.len()) {
+        let calibrated = m.relevance == SvmRelevance::Calibrated;
+        if m.nodes.iter().any(|n| {
+            n.children.len() != n.models.len()
+                || n.calibration.len() != if calibrated { n.children.len() } else { 0 }
+        }) {
             return Err(ClassifyError::Model("inconsistent SVM tree".into()));
         }
         Ok(m)
@@ -455,7 +467,7 @@ impl SvmTree {
 impl Classifier for SvmTree {
     /// Relevance: the logistic of the confidence at a good topic on the
     /// accepted path, σ(2·conf); when the path misses every good topic, 0
-    /// or graded below ½ ([`SvmRelevance`]).
+    /// or calibrated below ½ ([`SvmRelevance`]).
     fn classify(&self, counts: &SparseVec) -> Judgement {
         let x = tfidf(counts, &self.idf);
         let path = self.path_of(&x);
@@ -466,7 +478,7 @@ impl Classifier for SvmTree {
         let relevance = match (accepted, self.relevance) {
             (Some(r), _) => r,
             (None, SvmRelevance::Paper) => 0.0,
-            (None, SvmRelevance::Graded) => self.graded_rejection(&x),
+            (None, SvmRelevance::Calibrated) => self.calibrated_rejection(&x),
         };
         let mut scores = path.clone();
         scores.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -690,14 +702,14 @@ mod tests {
     }
 
     #[test]
-    fn graded_relevance_ranks_rejected_pages_below_half_and_keeps_accepted_ones() {
+    fn calibrated_relevance_ranks_rejected_pages_below_half_and_keeps_accepted_ones() {
         let (tax, ex, cfg) = three_topics();
         let paper = SvmTree::train(&tax, &ex, &cfg).unwrap();
-        let graded = SvmTree::train(
+        let calibrated = SvmTree::train(
             &tax,
             &ex,
             &SvmConfig {
-                relevance: SvmRelevance::Graded,
+                relevance: SvmRelevance::Calibrated,
                 ..cfg
             },
         )
@@ -707,24 +719,26 @@ mod tests {
         // shares nothing with it.
         let biology = v(&[(2, 2.0), (10, 1.0)]);
         let arts = v(&[(3, 2.0), (11, 1.0)]);
-        // Accepted pages read the same either way.
-        assert_eq!(graded.classify(&physics), paper.classify(&physics));
-        let (g_bio, g_arts) = (graded.classify(&biology), graded.classify(&arts));
+        // Accepted pages read the same either way: calibration fits a
+        // sigmoid beside each SVM and changes no SVM.
+        assert_eq!(calibrated.classify(&physics), paper.classify(&physics));
+        let (c_bio, c_arts) = (calibrated.classify(&biology), calibrated.classify(&arts));
         assert_eq!(paper.classify(&biology).relevance, 0.0);
         assert_eq!(paper.classify(&arts).relevance, 0.0);
         // Rejected pages keep their class and stay below ½, ranked by how
-        // close the SVMs on the way to physics came to accepting them.
-        assert_eq!(g_bio.best, paper.classify(&biology).best);
-        assert!(g_bio.relevance > 0.0 && g_bio.relevance < 0.5, "{g_bio:?}");
+        // likely the SVMs on the way to physics make them.
+        assert_eq!(c_bio.best, paper.classify(&biology).best);
+        assert!(c_bio.relevance > 0.0 && c_bio.relevance < 0.5, "{c_bio:?}");
         assert!(
-            g_arts.relevance > 0.0 && g_arts.relevance < g_bio.relevance,
-            "{g_arts:?}"
+            c_arts.relevance > 0.0 && c_arts.relevance < c_bio.relevance,
+            "{c_arts:?}"
         );
-        // The reading is not stored: a decoded tree reads the paper's way
-        // until told otherwise.
-        let back = SvmTree::from_bytes(&graded.to_bytes().unwrap()).unwrap();
-        assert_eq!(back.classify(&biology).relevance, 0.0);
-        let regraded = back.with_relevance(SvmRelevance::Graded);
-        assert_eq!(regraded.classify(&biology), g_bio);
+        // The reading is stored with the model.
+        let back = SvmTree::from_bytes(&calibrated.to_bytes().unwrap()).unwrap();
+        assert_eq!(back.classify(&biology), c_bio);
+        let mut broken = calibrated.clone();
+        broken.nodes[0].calibration.clear();
+        let err = SvmTree::from_bytes(&broken.to_bytes().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("inconsistent"), "{err}");
     }
 }

@@ -11,8 +11,8 @@
 //! class the best-weighted yes-voter's; otherwise it is half the weighted
 //! mean of every member's relevance (below ½, still ranking the rejected
 //! pages among themselves) and no class. With the terms space alone this is
-//! exactly the single tree (but for a rejected page's graded relevance,
-//! [`crate::SvmRelevance::Graded`], which is halved with the rest).
+//! exactly the single tree (but for a rejected page's calibrated relevance,
+//! [`crate::SvmRelevance::Calibrated`], which is halved with the rest).
 
 use std::collections::{HashMap, HashSet};
 

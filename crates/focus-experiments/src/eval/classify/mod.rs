@@ -64,10 +64,10 @@ pub enum Family {
     Centroids,
     /// Linear SVM per taxonomy node, top-down (BINGO! 2003), default config.
     SvmTree,
-    /// The same trees with rejected pages graded below ½
-    /// ([`focus_classify::SvmRelevance::Graded`]): what `bingo` uses by
-    /// default.
-    SvmTreeGraded,
+    /// The same trees with Platt-calibrated relevance below ½ for the pages
+    /// they reject ([`focus_classify::SvmRelevance::Calibrated`]): what
+    /// `bingo --child-priority apprentice` uses.
+    SvmTreeCalibrated,
 }
 
 impl Family {
@@ -77,7 +77,7 @@ impl Family {
         Family::HierNbTempered,
         Family::Centroids,
         Family::SvmTree,
-        Family::SvmTreeGraded,
+        Family::SvmTreeCalibrated,
     ];
 
     /// The family's name in reports.
@@ -87,7 +87,7 @@ impl Family {
             Family::HierNbTempered => "hierarchical naive Bayes, tempered",
             Family::Centroids => "TF-IDF centroid cosine (Bergmark 2002)",
             Family::SvmTree => "hierarchical linear SVM (BINGO! 2003)",
-            Family::SvmTreeGraded => "hierarchical linear SVM, graded",
+            Family::SvmTreeCalibrated => "hierarchical linear SVM, Platt-calibrated",
         }
     }
 
@@ -98,7 +98,7 @@ impl Family {
             Family::HierNbTempered => "tempered NB",
             Family::Centroids => "centroids",
             Family::SvmTree => "SVM tree",
-            Family::SvmTreeGraded => "graded SVM tree",
+            Family::SvmTreeCalibrated => "calibrated SVM tree",
         }
     }
 }
@@ -406,11 +406,11 @@ impl Model {
                 Model::Centroids(Centroids::train(examples, CentroidConfig::default())?)
             }
             Family::SvmTree => Model::Svm(SvmTree::train(tax, examples, &SvmConfig::default())?),
-            Family::SvmTreeGraded => Model::Svm(SvmTree::train(
+            Family::SvmTreeCalibrated => Model::Svm(SvmTree::train(
                 tax,
                 examples,
                 &SvmConfig {
-                    relevance: SvmRelevance::Graded,
+                    relevance: SvmRelevance::Calibrated,
                     ..SvmConfig::default()
                 },
             )?),
