@@ -162,17 +162,17 @@ fn rejected(phase: &Path) -> (usize, usize) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_apprentice_harvest_grades_rejected_pages_and_the_paper_gives_them_0() {
+async fn the_default_harvest_ranks_rejected_pages_and_the_paper_gives_them_0() {
     let dir = tempfile::tempdir().unwrap();
     let (paper, apprentice) = (dir.path().join("paper"), dir.path().join("apprentice"));
-    run_bingo(&plan(&paper, &[])).await.unwrap();
-    let got = run_bingo(&plan(&apprentice, &["--child-priority", "apprentice"]))
+    run_bingo(&plan(&paper, &["--child-priority", "paper"]))
         .await
         .unwrap();
+    let got = run_bingo(&plan(&apprentice, &[])).await.unwrap();
     let harvesting = got.harvesting.as_ref().unwrap();
     assert_eq!(harvesting.pages_fetched, 400);
     assert_eq!(harvesting.crawler, "bingo-harvesting");
-    // The paper's SVMs give a page every space rejects 0; graded, every
+    // The paper's SVMs give a page every space rejects 0; calibrated, every
     // rejected page ranks above 0 and below ½.
     let (zero, above) = rejected(&paper.join("harvesting"));
     assert!(zero > 0, "{zero} rejected pages at 0, {above} above");

@@ -93,10 +93,10 @@ pub struct CrawlArgs {
     /// have yielded so far, relative to the better kind, and by how the
     /// link's host has answered; `link-kinds`, the same without the host
     /// answers; or `paper`, the page's relevance, as both 1999 papers give
-    /// it. BINGO! takes `paper` (default) or `apprentice` (the link model
-    /// and host health joined to its harvest's confidence order, its SVMs
-    /// grading the pages they reject). An error with hard focus or a
-    /// baseline.
+    /// it. BINGO! takes `apprentice` (default: the link model and host
+    /// health joined to its harvest's confidence order, its SVMs giving the
+    /// pages they reject a calibrated relevance below ½) or `paper`. An
+    /// error with hard focus or a baseline.
     #[arg(long, value_enum, value_name = "RULE")]
     pub child_priority: Option<ChildPriorityArg>,
 

@@ -261,7 +261,7 @@ mod tests {
     }
 
     #[test]
-    fn the_papers_settings_by_default_and_a_budget_for_both_phases() {
+    fn the_papers_settings_but_the_harvests_priority_by_default_and_a_budget_for_both_phases() {
         let p = plan(&[]).unwrap();
         assert_eq!(p.crawl.strategy.crawler, Crawler::BINGO);
         assert_eq!(
@@ -306,21 +306,21 @@ mod tests {
     }
 
     #[test]
-    fn the_harvest_takes_the_papers_priority_or_the_apprentice() {
+    fn the_harvest_takes_the_apprentice_or_the_papers_priority() {
         use focus_core::ChildPriority;
         let p = plan(&[]).unwrap();
         assert_eq!(
             p.crawl.strategy.crawler,
             Crawler::Bingo {
-                priority: ChildPriority::Paper
-            }
-        );
-        let apprentice = plan(&["--child-priority", "apprentice"]).unwrap();
-        assert_eq!(
-            apprentice.crawl.strategy.crawler,
-            Crawler::Bingo {
                 priority: ChildPriority::Apprentice
             }
+        );
+        let paper = plan(&["--child-priority", "paper"]).unwrap();
+        assert_eq!(paper.crawl.strategy.crawler, Crawler::BINGO_PAPER);
+        assert_eq!(
+            plan(&["--child-priority", "apprentice"]).unwrap(),
+            p,
+            "the default, named"
         );
         for (flags, wrong) in [
             (["--child-priority", "learnt"], "learnt"),

@@ -2,8 +2,9 @@
 //! (on the corpus the smallest leaf leaves three hidden pages, so "half
 //! found" moves in thirds), so every small leaf topic of the corpus is a
 //! needle in turn — seven of its pages train BINGO! and seed it, the rest
-//! are hidden — and each is crawled by BINGO! and by breadth-first from the
-//! same seeds with the same budget; the share of hidden pages each finds,
+//! are hidden — and each is crawled by BINGO! as the paper gives it, by
+//! `bingo`'s default (the apprentice) and by breadth-first from the same
+//! seeds with the same budget; the share of hidden pages each finds,
 //! beside the oracle bound's (the evaluation's greedy walk that knows every
 //! discovered page's label): about how many of them a crawl from the seeds
 //! can reach within the budget (a greedy walk, not the optimum).
@@ -12,7 +13,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use focus_app::AppError;
-use focus_cli::{BingoPlan, ChildPriority, Crawler};
+use focus_cli::{BingoPlan, Crawler};
 
 use super::crawl::stored;
 use super::world::{Inputs, World};
@@ -31,7 +32,7 @@ pub(super) struct Row {
     pages: usize,
     hidden: usize,
     bingo: usize,
-    /// Found by `bingo --child-priority apprentice`.
+    /// Found by `bingo` with its default, the apprentice.
     apprentice: usize,
     bfs: usize,
     /// Found by the oracle bound (`None` where it is not walked).
@@ -81,9 +82,7 @@ pub(super) async fn survey(cfg: &ReproConfig, world: &World) -> Result<Vec<Row>,
         let plan = world.plan(&dir, &inputs)?;
         let found = kept_by(&plan).await?;
         let mut apprentice = plan.clone();
-        apprentice.crawl.strategy.crawler = Crawler::Bingo {
-            priority: ChildPriority::Apprentice,
-        };
+        apprentice.crawl.strategy.crawler = Crawler::BINGO;
         apprentice.crawl.out = dir.join("crawl-apprentice");
         if apprentice.crawl.out.exists() {
             std::fs::remove_dir_all(&apprentice.crawl.out).map_err(input)?;
@@ -133,10 +132,11 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
          same seeds with the same budget knowing every discovered page's label (the needle's \
          pages first, then pages by how many of them they link to, as in \
          `docs/results/wikispeedia.md`): what a perfect link classifier finds, walking greedily. \
-         `bingo --child-priority apprentice` is BINGO! with the project's online link model and \
-         host health joined to its harvest, its SVMs grading the pages they reject \
+         BINGO! is the paper's (`bingo --child-priority paper`); `bingo`'s default, the \
+         apprentice, joins the project's online link model and host health to its harvest, its \
+         SVMs giving the pages they reject a Platt-calibrated relevance below ½ \
          (`docs/bingo.md`). The share of the hidden pages each found:\n\n\
-         | needle | pages | hidden | BINGO! found | BINGO!, apprentice, found | breadth-first found | oracle (bound) found |\n|---|---|---|---|---|---|---|"
+         | needle | pages | hidden | BINGO! (paper) found | `bingo` (apprentice) found | breadth-first found | oracle (bound) found |\n|---|---|---|---|---|---|---|"
     );
     let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
     let cell = |n: Option<usize>, of: usize| {
@@ -164,9 +164,9 @@ pub(super) fn section(md: &mut String, web: &str, pages: u64, rows: &[Row]) {
     let half = |f: fn(&Row) -> usize| rows.iter().filter(|r| 2 * f(r) >= r.hidden).count();
     let _ = write!(
         md,
-        "\nMean share found: BINGO! {:.2}, with the apprentice {:.2}, breadth-first {:.2}; at \
-         least half found on {} of {} needles by BINGO!, {} with the apprentice, {} by \
-         breadth-first.",
+        "\nMean share found: BINGO! (paper) {:.2}, `bingo` (apprentice) {:.2}, breadth-first \
+         {:.2}; at least half found on {} of {} needles by BINGO! (paper), {} by `bingo` \
+         (apprentice), {} by breadth-first.",
         mean(|r| r.bingo),
         mean(|r| r.apprentice),
         mean(|r| r.bfs),
@@ -228,7 +228,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            md.contains("BINGO! 0.42, with the apprentice 0.71, breadth-first 0.17; at least half found on 1 of 2 needles by BINGO!, 2 with the apprentice, 0 by breadth-first. The oracle bound: mean share 0.75, at least half on 2 of 2."),
+            md.contains("BINGO! (paper) 0.42, `bingo` (apprentice) 0.71, breadth-first 0.17; at least half found on 1 of 2 needles by BINGO! (paper), 2 by `bingo` (apprentice), 0 by breadth-first. The oracle bound: mean share 0.75, at least half on 2 of 2."),
             "{md}"
         );
         // Where the bound is not walked, its cell is empty and no mean is given.

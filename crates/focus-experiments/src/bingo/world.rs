@@ -343,7 +343,7 @@ impl World {
         let crawl = |source: TopicSource| CrawlPlan {
             max_pages: i.pages,
             seed: i.seed,
-            strategy: Strategy::of(Crawler::BINGO),
+            strategy: Strategy::of(Crawler::BINGO_PAPER),
             ..CrawlPlan::new(source, out.clone())
         };
         Ok(match &self.kind {

@@ -145,13 +145,13 @@ pub enum Crawler {
     /// (best first on the same classifier's target likelihood).
     ContextStandard,
     /// `bingo`: BINGO!'s learning phase on a fifth of the budget
-    /// ([`BINGO_LEARNING_SHARE`]), then its harvesting phase.
+    /// ([`BINGO_LEARNING_SHARE`]), then its harvesting phase, with its
+    /// default child priority (the apprentice: the link model and host
+    /// health join the harvest, the SVMs give the pages they reject a
+    /// Platt-calibrated relevance below ½).
     Bingo,
-    /// `bingo --child-priority apprentice`: the link model and host health
-    /// join the harvest, the SVMs grade the pages they reject. Run only
-    /// when named (`--crawlers bingo-apprentice`): measured no better than
-    /// the paper's priority on this corpus (`docs/bingo.md`).
-    BingoApprentice,
+    /// `bingo --child-priority paper`: BINGO! as the paper gives it.
+    BingoPaper,
     /// `xtask/reference/crawl_sklearn.py` (optional).
     Reference,
     /// Not a crawler: a bound. The corpus's link graph walked by a crawler
@@ -170,7 +170,7 @@ impl Crawler {
         Crawler::Context,
         Crawler::ContextStandard,
         Crawler::Bingo,
-        Crawler::BingoApprentice,
+        Crawler::BingoPaper,
         Crawler::BreadthFirst,
         Crawler::Random,
         Crawler::Reference,
@@ -187,7 +187,7 @@ impl Crawler {
             Crawler::Context => "context graph",
             Crawler::ContextStandard => "standard focused (context classifier)",
             Crawler::Bingo => "bingo",
-            Crawler::BingoApprentice => "bingo, apprentice",
+            Crawler::BingoPaper => "bingo, paper's priority",
             Crawler::BreadthFirst => "breadth-first",
             Crawler::Random => "random",
             Crawler::Reference => "sklearn reference",
@@ -205,7 +205,7 @@ impl Crawler {
             Crawler::Context => "context",
             Crawler::ContextStandard => "context-standard",
             Crawler::Bingo => "bingo",
-            Crawler::BingoApprentice => "bingo-apprentice",
+            Crawler::BingoPaper => "bingo-paper",
             Crawler::BreadthFirst => "bfs",
             Crawler::Random => "random",
             Crawler::Reference => "reference",
@@ -214,11 +214,11 @@ impl Crawler {
     }
 
     /// The crawlers an evaluation runs when none are named: every one but
-    /// [`Crawler::SoftSequential`] and [`Crawler::BingoApprentice`].
+    /// [`Crawler::SoftSequential`].
     pub fn default_set() -> Vec<Crawler> {
         Self::ALL
             .into_iter()
-            .filter(|&c| c != Crawler::SoftSequential && c != Crawler::BingoApprentice)
+            .filter(|&c| c != Crawler::SoftSequential)
             .collect()
     }
 }
@@ -512,11 +512,11 @@ async fn crawl(
             .await
             .map(Some);
     }
-    if let Crawler::Bingo | Crawler::BingoApprentice = crawler {
-        let priority = if crawler == Crawler::BingoApprentice {
-            focus_cli::ChildPriority::Apprentice
-        } else {
+    if let Crawler::Bingo | Crawler::BingoPaper = crawler {
+        let priority = if crawler == Crawler::BingoPaper {
             focus_cli::ChildPriority::Paper
+        } else {
+            focus_cli::ChildPriority::Apprentice
         };
         return own_app::bingo_crawl(cfg, priority, category, examples, seeds, dir)
             .await
@@ -544,7 +544,7 @@ async fn crawl(
             | Crawler::Context
             | Crawler::ContextStandard
             | Crawler::Bingo
-            | Crawler::BingoApprentice => focus_cli::Crawler::SOFT,
+            | Crawler::BingoPaper => focus_cli::Crawler::SOFT,
             Crawler::Hard => focus_cli::Crawler::Hard,
             Crawler::BreadthFirst => focus_cli::Crawler::BreadthFirst,
             Crawler::Random => focus_cli::Crawler::Random,
@@ -684,11 +684,11 @@ mod tests {
     }
 
     #[test]
-    fn the_sequential_soft_crawl_and_the_bingo_apprentice_run_only_when_named() {
+    fn the_sequential_soft_crawl_runs_only_when_named() {
         let all = Crawler::default_set();
-        assert_eq!(all.len(), Crawler::ALL.len() - 2);
+        assert_eq!(all.len(), Crawler::ALL.len() - 1);
         assert!(!all.contains(&Crawler::SoftSequential));
-        assert!(!all.contains(&Crawler::BingoApprentice) && all.contains(&Crawler::Bingo));
+        assert!(all.contains(&Crawler::BingoPaper) && all.contains(&Crawler::Bingo));
         assert!(all.contains(&Crawler::Soft) && all.contains(&Crawler::Oracle));
         let slugs: std::collections::HashSet<&str> =
             Crawler::ALL.iter().map(|c| c.slug()).collect();

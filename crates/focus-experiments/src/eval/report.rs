@@ -191,7 +191,9 @@ fn render(
          within the budget; harvest is scored pages per fetch attempt.\n\n\
          Crawlers: `soft` and `hard` are `focus-soft` and `focus-hard` with their defaults; \
          `soft, previous default` is `focus-soft --relevance exact --child-priority learnt` (the \
-         default before tempered relevance and the link model); \
+         default before tempered relevance and the link model); `bingo` is `bingo` with its \
+         defaults, its learning phase on a fifth of the budget, and `bingo, paper's priority` \
+         is `bingo --child-priority paper`; \
          `breadth-first` and `random` are `focus-soft --baseline bfs` and `--baseline random`; `sklearn \
          reference` is `xtask/reference/crawl_sklearn.py` (soft focus with a scikit-learn \
          logistic regression on TF-IDF, no distiller; run only where scikit-learn is \
