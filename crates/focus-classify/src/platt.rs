@@ -6,8 +6,8 @@
 //! validation, seeded), with Platt's smoothed targets so that a separable
 //! training set does not drive A to infinity.
 //!
-//! Owns the fit and the cross-validated decision values; must not depend on
-//! the SVM tree that uses it.
+//! Owns the fit and the cross-validated decision values; reads the linear
+//! SVM only (to train the folds' SVMs), never the SVM tree that uses it.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -40,13 +40,7 @@ impl Platt {
 
     /// P(y = 1 | f), computed without overflow.
     pub fn probability(&self, f: f64) -> f64 {
-        let z = self.a * f + self.b;
-        if z >= 0.0 {
-            let e = (-z).exp();
-            e / (1.0 + e)
-        } else {
-            1.0 / (1.0 + z.exp())
-        }
+        yes_no(self.a * f + self.b).0
     }
 
     /// Fits A and B to decision values `f` with labels `y` (true =
@@ -81,14 +75,7 @@ impl Platt {
             let (mut h11, mut h22, mut h21, mut g1, mut g2) =
                 (HESSIAN_RIDGE, HESSIAN_RIDGE, 0.0, 0.0, 0.0);
             for (&fi, &ti) in f.iter().zip(&t) {
-                let z = fi * a + b;
-                let (p, q) = if z >= 0.0 {
-                    let e = (-z).exp();
-                    (e / (1.0 + e), 1.0 / (1.0 + e))
-                } else {
-                    let e = z.exp();
-                    (1.0 / (1.0 + e), e / (1.0 + e))
-                };
+                let (p, q) = yes_no(fi * a + b);
                 let d2 = p * q;
                 h11 += fi * fi * d2;
                 h22 += d2;
@@ -152,6 +139,18 @@ impl Platt {
             }
         }
         Platt::fit(&f, ys)
+    }
+}
+
+/// (1/(1 + exp(z)), exp(z)/(1 + exp(z))): P(yes) and P(no) at z = A·f + B,
+/// each computed without overflow or cancellation.
+fn yes_no(z: f64) -> (f64, f64) {
+    if z >= 0.0 {
+        let e = (-z).exp();
+        (e / (1.0 + e), 1.0 / (1.0 + e))
+    } else {
+        let e = z.exp();
+        (1.0 / (1.0 + e), e / (1.0 + e))
     }
 }
 

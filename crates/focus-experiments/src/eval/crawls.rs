@@ -513,12 +513,12 @@ async fn crawl(
             .map(Some);
     }
     if let Crawler::Bingo | Crawler::BingoPaper = crawler {
-        let priority = if crawler == Crawler::BingoPaper {
-            focus_cli::ChildPriority::Paper
+        let bingo = if crawler == Crawler::BingoPaper {
+            focus_cli::Crawler::BINGO_PAPER
         } else {
-            focus_cli::ChildPriority::Apprentice
+            focus_cli::Crawler::BINGO
         };
-        return own_app::bingo_crawl(cfg, priority, category, examples, seeds, dir)
+        return own_app::bingo_crawl(cfg, bingo, category, examples, seeds, dir)
             .await
             .map(Some);
     }

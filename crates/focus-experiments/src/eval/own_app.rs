@@ -23,13 +23,13 @@ pub fn bingo_learning_pages(pages: u64) -> u64 {
     (pages / BINGO_LEARNING_SHARE).max(1)
 }
 
-/// BINGO! (with the harvest's child `priority`) on the corpus with the
-/// evaluation's example set (every
-/// category's training pages: the evaluated one is the user's topic, the
-/// others its negatives) and seeds; the fetches of both phases in order.
+/// BINGO! as `bingo` says (its default or the paper's order) on the corpus
+/// with the evaluation's example set (every category's training pages: the
+/// evaluated one is the user's topic, the others its negatives) and seeds;
+/// the fetches of both phases in order.
 pub(super) async fn bingo_crawl(
     cfg: &EvalConfig,
-    priority: focus_cli::ChildPriority,
+    bingo: focus_cli::Crawler,
     category: &str,
     examples: &Path,
     seeds: &Path,
@@ -41,7 +41,7 @@ pub(super) async fn bingo_crawl(
         CrawlPlan {
             max_pages: pages,
             seed: cfg.seed,
-            strategy: Strategy::of(focus_cli::Crawler::Bingo { priority }),
+            strategy: Strategy::of(bingo),
             ..CrawlPlan::new(source, dir.to_path_buf())
         },
         bingo_learning_pages(pages),
