@@ -62,6 +62,7 @@ pub mod model_io;
 pub mod platt;
 pub mod svm;
 pub mod svm_spaces;
+pub mod svm_tree;
 pub mod temper;
 mod term_index;
 mod weights;
