@@ -77,14 +77,23 @@ pub(super) struct Expert {
     training: Vec<String>,
     hidden: HashSet<String>,
     query: String,
+    /// BINGO! as the paper gives it, then `bingo`'s default (the
+    /// apprentice), from the same training pages with the same budget.
+    crawls: [ExpertCrawl; 2],
+    /// The breadth-first crawl from the same seeds with the same budget:
+    /// its stored pages.
+    baseline: HashSet<String>,
+}
+
+/// One crawler's expert search: its crawl and the local search over it.
+pub(super) struct ExpertCrawl {
+    /// The crawler, as the report names it.
+    label: &'static str,
     /// The query's hits over every indexed page, and with `--topic`
     /// (training pages left out): (URL, score), or the error.
     search: Result<Vec<(String, f64)>, String>,
     search_topic: Result<Vec<(String, f64)>, String>,
     run: Run,
-    /// The breadth-first crawl from the same seeds with the same budget:
-    /// its stored pages.
-    baseline: HashSet<String>,
 }
 
 /// Runs every experiment and writes `bingo.md` and its SVGs to
@@ -198,26 +207,36 @@ async fn expert(cfg: &ReproConfig, world: &World) -> Result<Expert, AppError> {
         learning: learning_pages(cfg.pages),
         seed: cfg.seed,
     };
-    let plan = world.plan(&dir, &inputs)?;
-    tracing::warn!("bingo: {} expert search for {path}", world.slug);
-    let run = crawl::run(&plan, &path).await?;
+    let paper = world.plan(&dir, &inputs)?;
+    let apprentice = world::apprentice(&paper, &dir)?;
+    let query = world.site().topic_query(topic);
+    let mut crawls = Vec::new();
+    for (label, plan) in [
+        ("BINGO! (paper)", &paper),
+        ("`bingo` (apprentice)", &apprentice),
+    ] {
+        tracing::warn!("bingo: {} expert search for {path}, {label}", world.slug);
+        let run = crawl::run(plan, &path).await?;
+        crawls.push(ExpertCrawl {
+            label,
+            search: local_search(&run.out, &query, None, &training),
+            search_topic: local_search(&run.out, &query, Some(&path), &training),
+            run,
+        });
+    }
     let bfs = world.baseline_plan(&dir, &inputs)?;
     focus_app::run(&bfs).await?;
     let baseline = crawl::stored(&bfs.out.join("pages.jsonl"))?;
-    let query = world.site().topic_query(topic);
-    let (all_hits, topic_hits) = (
-        local_search(&run.out, &query, None, &training),
-        local_search(&run.out, &query, Some(&path), &training),
-    );
+    let crawls: [ExpertCrawl; 2] = crawls
+        .try_into()
+        .map_err(|_| input("the expert search runs two crawlers"))?;
     Ok(Expert {
         topic: path,
         pages: all.len(),
         training,
         hidden,
         query,
-        search: all_hits,
-        search_topic: topic_hits,
-        run,
+        crawls,
         baseline,
     })
 }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::measures::{hits, ranked_positive, stored_urls, Summary};
-use super::{Expert, Portal, NEEDLE_MIN, NEEDLE_TRAINING, TOP};
+use super::{Expert, ExpertCrawl, Portal, NEEDLE_MIN, NEEDLE_TRAINING, TOP};
 use crate::repro::ReproConfig;
 
 /// Appends the expert search's section for `sections` (web, slug, portal,
@@ -29,17 +29,23 @@ pub(super) fn section(
          corpus the words of its name that most pages lack), over every indexed page and \
          with `--topic`, and the crawl result ranked by SVM confidence; the training pages \
          are left out of every ranking (the user has them). **Found** means fetched and kept \
-         by the crawl, so in the local index. Beside it, a breadth-first crawl from the same \
-         seeds with the same budget and fetcher (`focus-soft --baseline bfs`).\n\n\
-         | web | needle | pages | hidden | attempts | positively classified | hidden found | breadth-first found | hidden found and classified in the topic | at least half found | hidden in confidence top 10 | top 20 | seconds |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|",
+         by the crawl, so in the local index. Each web's search runs twice from the same \
+         training pages with the same budget: BINGO! as the paper gives it (`bingo \
+         --child-priority paper`) and `bingo`'s default, the apprentice (the project's online \
+         link model and host health joined to the harvest, `docs/bingo.md`). Beside them, a \
+         breadth-first crawl from the same seeds with the same budget and fetcher \
+         (`focus-soft --baseline bfs`).\n\n\
+         | web | crawler | needle | pages | hidden | attempts | positively classified | hidden found | breadth-first found | hidden found and classified in the topic | at least half found | hidden in confidence top 10 | top 20 | seconds |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         super::learning_pages(n)
     );
     for (_, slug, _, e) in sections {
-        expert_row(md, slug, e);
+        for c in &e.crawls {
+            expert_row(md, slug, e, c);
+        }
     }
     md.push_str(
-        "\n| web | query | hidden in search top 10 | top 20 | with `--topic`: top 10 | top 20 |\n|---|---|---|---|---|---|\n",
+        "\n| web | crawler | query | hidden in search top 10 | top 20 | with `--topic`: top 10 | top 20 |\n|---|---|---|---|---|---|---|\n",
     );
     for (_, slug, _, e) in sections {
         let cell = |r: &Result<Vec<(String, f64)>, String>, k: usize| match r {
@@ -49,15 +55,18 @@ pub(super) fn section(
             }
             Err(err) => format!("error: {err}"),
         };
-        let _ = writeln!(
-            md,
-            "| {slug} | `{}` | {} | {} | {} | {} |",
-            e.query,
-            cell(&e.search, TOP[0]),
-            cell(&e.search, TOP[1]),
-            cell(&e.search_topic, TOP[0]),
-            cell(&e.search_topic, TOP[1]),
-        );
+        for c in &e.crawls {
+            let _ = writeln!(
+                md,
+                "| {slug} | {} | `{}` | {} | {} | {} | {} |",
+                c.label,
+                e.query,
+                cell(&c.search, TOP[0]),
+                cell(&c.search, TOP[1]),
+                cell(&c.search_topic, TOP[0]),
+                cell(&c.search_topic, TOP[1]),
+            );
+        }
     }
     for (web, _, _, e) in sections {
         top_results(md, web, e);
@@ -65,8 +74,8 @@ pub(super) fn section(
     md.push_str(PAPER_EXPERT);
 }
 
-fn expert_row(md: &mut String, slug: &str, e: &Expert) {
-    let a = &e.run.attempts;
+fn expert_row(md: &mut String, slug: &str, e: &Expert, c: &ExpertCrawl) {
+    let a = &c.run.attempts;
     let stored = stored_urls(a);
     let found = e
         .hidden
@@ -86,7 +95,8 @@ fn expert_row(md: &mut String, slug: &str, e: &Expert) {
     };
     let _ = writeln!(
         md,
-        "| {slug} | {} | {} | {} | {} | {} | {found} of {} ({:.2}) | {bfs} of {} ({:.2}) | {classified} | {half} | {} | {} | {:.0} |",
+        "| {slug} | {} | {} | {} | {} | {} | {} | {found} of {} ({:.2}) | {bfs} of {} ({:.2}) | {classified} | {half} | {} | {} | {:.0} |",
+        c.label,
         e.topic,
         e.pages,
         e.hidden.len(),
@@ -98,27 +108,30 @@ fn expert_row(md: &mut String, slug: &str, e: &Expert) {
         bfs as f64 / e.hidden.len().max(1) as f64,
         hits(&ranked, TOP[0], &e.hidden),
         hits(&ranked, TOP[1], &e.hidden),
-        e.run.seconds,
+        c.run.seconds,
     );
 }
 
-/// The query's top 10 over every indexed page (the paper's Figure 5).
+/// The query's top 10 over every indexed page of each crawl (the paper's
+/// Figure 5).
 fn top_results(md: &mut String, web: &str, e: &Expert) {
-    let _ = writeln!(
-        md,
-        "\nTop {} for `{}` on {web} (✓: a hidden page of {}):\n",
-        TOP[0], e.query, e.topic
-    );
-    match &e.search {
-        Ok(h) if !h.is_empty() => {
-            for (url, score) in h.iter().take(TOP[0]) {
-                let mark = if e.hidden.contains(url) { " ✓" } else { "" };
-                let _ = writeln!(md, "- {score:.3} `{url}`{mark}");
+    for c in &e.crawls {
+        let _ = writeln!(
+            md,
+            "\nTop {} for `{}` on {web}, {} (✓: a hidden page of {}):\n",
+            TOP[0], e.query, c.label, e.topic
+        );
+        match &c.search {
+            Ok(h) if !h.is_empty() => {
+                for (url, score) in h.iter().take(TOP[0]) {
+                    let mark = if e.hidden.contains(url) { " ✓" } else { "" };
+                    let _ = writeln!(md, "- {score:.3} `{url}`{mark}");
+                }
             }
-        }
-        Ok(_) => md.push_str("- (no result)\n"),
-        Err(err) => {
-            let _ = writeln!(md, "- (the query failed: {err})");
+            Ok(_) => md.push_str("- (no result)\n"),
+            Err(err) => {
+                let _ = writeln!(md, "- (the query failed: {err})");
+            }
         }
     }
 }

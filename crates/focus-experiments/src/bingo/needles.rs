@@ -13,12 +13,11 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use focus_app::AppError;
-use focus_cli::{BingoPlan, Crawler};
+use focus_cli::BingoPlan;
 
 use super::crawl::stored;
-use super::world::{Inputs, World};
+use super::world::{apprentice, Inputs, World};
 use super::{learning_pages, NEEDLE_MIN, NEEDLE_TRAINING};
-use crate::input;
 use crate::repro::ReproConfig;
 
 /// The largest needle of the survey, in pages.
@@ -81,13 +80,7 @@ pub(super) async fn survey(cfg: &ReproConfig, world: &World) -> Result<Vec<Row>,
         tracing::warn!("bingo: {} needle {path}", world.slug);
         let plan = world.plan(&dir, &inputs)?;
         let found = kept_by(&plan).await?;
-        let mut apprentice = plan.clone();
-        apprentice.crawl.strategy.crawler = Crawler::BINGO;
-        apprentice.crawl.out = dir.join("crawl-apprentice");
-        if apprentice.crawl.out.exists() {
-            std::fs::remove_dir_all(&apprentice.crawl.out).map_err(input)?;
-        }
-        let found_apprentice = kept_by(&apprentice).await?;
+        let found_apprentice = kept_by(&apprentice(&plan, &dir)?).await?;
         let bfs_plan = world.baseline_plan(&dir, &inputs)?;
         focus_app::run(&bfs_plan).await?;
         let bfs = stored(&bfs_plan.out.join("pages.jsonl"))?;

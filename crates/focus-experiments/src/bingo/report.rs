@@ -33,8 +33,8 @@ pub(super) fn report(
         "# BINGO! (Sizov et al. 2003): portal generation and expert search, reproduced\n\n\
          Written by `cargo xtask repro bingo --pages {n} --seed {seed}{corpus}` (every number \
          and figure below). Every crawl is `focus_app::run_bingo`, as the `bingo` binary runs \
-         it, as the paper gives it (`--child-priority paper`; the small-needle survey also \
-         runs the default, the apprentice) and otherwise with its defaults (learning phase on \
+         it, as the paper gives it (`--child-priority paper`; the expert searches and \
+         the small-needle survey also run the default, the apprentice) and otherwise with its defaults (learning phase on \
          the training pages' domains, archetypes admitted when the SVM accepts them, 50 OTHERS \
          pages of the top-level categories that do not hold the topic, tunnelling 2). The training pages are the user's bookmarks and \
          the crawl's seeds: the topic's seed pages (on the websim pages of its most popular \

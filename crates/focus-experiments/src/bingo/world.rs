@@ -385,6 +385,19 @@ impl World {
     }
 }
 
+/// `paper` (a [`World::plan`] into `dir/crawl`) with `bingo`'s default
+/// crawler, the apprentice, instead of the paper's, into
+/// `dir/crawl-apprentice` (emptied first): the same inputs, seeds and budget.
+pub(super) fn apprentice(paper: &BingoPlan, dir: &Path) -> Result<BingoPlan, AppError> {
+    let mut plan = paper.clone();
+    plan.crawl.strategy.crawler = Crawler::BINGO;
+    plan.crawl.out = dir.join("crawl-apprentice");
+    if plan.crawl.out.exists() {
+        std::fs::remove_dir_all(&plan.crawl.out).map_err(input)?;
+    }
+    Ok(plan)
+}
+
 /// Writes the example set of `i` (the topic's training pages and OTHERS,
 /// one `urls.txt` per folder) and its seed file (the training pages) under
 /// `inputs`; returns their paths.
