@@ -373,7 +373,13 @@ async fn dead_links_are_counted_and_dead_hosts_wait() {
             })
             .collect()
     };
-    let (s, out) = crawl("learnt", ChildPriority::Learnt).await;
+    // Both crawls at once: each spends most of its time waiting out
+    // `Crawl-delay` hosts (about 200 s each, 5 % of a core), and each
+    // serves its own websim, so neither changes the other's pages.
+    let ((s, out), (_, kinds_out)) = tokio::join!(
+        crawl("learnt", ChildPriority::Learnt),
+        crawl("link-kinds", ChildPriority::LinkKinds)
+    );
     let failed = errors(&out, "");
     assert_eq!(
         s.failed_fetches,
@@ -386,7 +392,6 @@ async fn dead_links_are_counted_and_dead_hosts_wait() {
         "{share:.3} of fetches after the first 500 failed"
     );
     assert!(errors(&out, "status_404").contains(&true));
-    let (_, kinds_out) = crawl("link-kinds", ChildPriority::LinkKinds).await;
     let dns = |out: &Path| errors(out, "dns_error").iter().filter(|&&e| e).count();
     eprintln!(
         "after 500: {share:.3} failed; dead names asked: {} with host health, {} without",
