@@ -166,14 +166,9 @@ impl HierNb {
     /// Replaces the good marks (no retraining needed: marks only change
     /// which probabilities are summed into R(d)).
     pub fn set_good(&mut self, good: &[TopicId]) -> Result<(), ClassifyError> {
-        let mut t = self.taxonomy.clone();
-        t.clear_good();
-        for &g in good {
-            t.mark_good(g)
-                .map_err(|e| ClassifyError::Training(e.to_string()))?;
-        }
-        self.taxonomy = t;
-        Ok(())
+        self.taxonomy
+            .set_good(good)
+            .map_err(|e| ClassifyError::Training(e.to_string()))
     }
 
     /// Pr[c|d] for every topic (root = 1), by the chain rule.

@@ -130,14 +130,9 @@ impl SvmTree {
     /// Replaces the good marks (no retraining needed: marks only decide at
     /// which topic of the accepted path relevance is read).
     pub fn set_good(&mut self, good: &[TopicId]) -> Result<(), ClassifyError> {
-        let mut t = self.taxonomy.clone();
-        t.clear_good();
-        for &g in good {
-            t.mark_good(g)
-                .map_err(|e| ClassifyError::Training(e.to_string()))?;
-        }
-        self.taxonomy = t;
-        Ok(())
+        self.taxonomy
+            .set_good(good)
+            .map_err(|e| ClassifyError::Training(e.to_string()))
     }
 
     /// The calibrated relevance of a page the tree does not place in a good

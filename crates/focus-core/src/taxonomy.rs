@@ -210,6 +210,18 @@ impl Taxonomy {
         }
     }
 
+    /// Makes `good` the good topics in place of the current ones. On an
+    /// error (a nested pair, or the root) the marks stay as they were.
+    pub fn set_good(&mut self, good: &[TopicId]) -> Result<(), TaxonomyError> {
+        let mut t = self.clone();
+        t.clear_good();
+        for &g in good {
+            t.mark_good(g)?;
+        }
+        *self = t;
+        Ok(())
+    }
+
     /// The good topics, in id order.
     pub fn good_topics(&self) -> Vec<TopicId> {
         self.ids().filter(|&t| self.nodes[t.index()].good).collect()
@@ -385,6 +397,14 @@ mod tests {
         t.clear_good();
         t.mark_good(t.find("business").unwrap()).unwrap();
         assert_eq!(get(&t, "business/investment/stocks"), Mark::Subsumed);
+        let (stocks, business) = (
+            t.find("business/investment/stocks").unwrap(),
+            t.find("business").unwrap(),
+        );
+        assert!(t.set_good(&[business, stocks]).is_err());
+        assert_eq!(t.good_topics(), [business], "a refused set leaves the marks");
+        t.set_good(&[stocks]).unwrap();
+        assert_eq!(t.good_topics(), [stocks]);
     }
 
     #[test]
