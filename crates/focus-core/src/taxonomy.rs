@@ -402,7 +402,11 @@ mod tests {
             t.find("business").unwrap(),
         );
         assert!(t.set_good(&[business, stocks]).is_err());
-        assert_eq!(t.good_topics(), [business], "a refused set leaves the marks");
+        assert_eq!(
+            t.good_topics(),
+            [business],
+            "a refused set leaves the marks"
+        );
         t.set_good(&[stocks]).unwrap();
         assert_eq!(t.good_topics(), [stocks]);
     }
