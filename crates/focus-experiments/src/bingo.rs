@@ -210,26 +210,26 @@ async fn expert(cfg: &ReproConfig, world: &World) -> Result<Expert, AppError> {
     let paper = world.plan(&dir, &inputs)?;
     let apprentice = world::apprentice(&paper, &dir)?;
     let query = world.site().topic_query(topic);
-    let mut crawls = Vec::new();
-    for (label, plan) in [
-        ("BINGO! (paper)", &paper),
-        ("`bingo` (apprentice)", &apprentice),
-    ] {
-        tracing::warn!("bingo: {} expert search for {path}, {label}", world.slug);
-        let run = crawl::run(plan, &path).await?;
-        crawls.push(ExpertCrawl {
-            label,
-            search: local_search(&run.out, &query, None, &training),
-            search_topic: local_search(&run.out, &query, Some(&path), &training),
-            run,
-        });
-    }
+    let search = |label: &'static str, plan| {
+        let (query, path, training) = (&query, &path, &training);
+        async move {
+            tracing::warn!("bingo: {} expert search for {path}, {label}", world.slug);
+            let run = crawl::run(plan, path).await?;
+            Ok::<_, AppError>(ExpertCrawl {
+                label,
+                search: local_search(&run.out, query, None, training),
+                search_topic: local_search(&run.out, query, Some(path), training),
+                run,
+            })
+        }
+    };
+    let crawls = [
+        search("BINGO! (paper)", &paper).await?,
+        search("`bingo` (apprentice)", &apprentice).await?,
+    ];
     let bfs = world.baseline_plan(&dir, &inputs)?;
     focus_app::run(&bfs).await?;
     let baseline = crawl::stored(&bfs.out.join("pages.jsonl"))?;
-    let crawls: [ExpertCrawl; 2] = crawls
-        .try_into()
-        .map_err(|_| input("the expert search runs two crawlers"))?;
     Ok(Expert {
         topic: path,
         pages: all.len(),
