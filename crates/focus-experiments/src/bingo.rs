@@ -214,7 +214,9 @@ async fn expert(cfg: &ReproConfig, world: &World) -> Result<Expert, AppError> {
         let (query, path, training) = (&query, &path, &training);
         async move {
             tracing::warn!("bingo: {} expert search for {path}, {label}", world.slug);
-            let run = crawl::run(plan, path).await?;
+            // Boxed: inline, this crawl made `bingo()`'s future larger than
+            // clippy's `large_futures` bound (16 KiB).
+            let run = Box::pin(crawl::run(plan, path)).await?;
             Ok::<_, AppError>(ExpertCrawl {
                 label,
                 search: local_search(&run.out, query, None, training),
