@@ -68,6 +68,8 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
         "judged_relevant_agreement",
         "judged_relevant_precision",
         "judged_relevant_recall",
+        "judge_busy_s",
+        "apply_busy_s",
     ] {
         assert!(summary.get(key).is_some(), "summary.json lacks {key}");
     }
@@ -85,6 +87,16 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
         assert!(first.get(key).is_some(), "pages.jsonl lacks {key}");
     }
     assert_eq!(soft.pages_fetched, 600);
+    // Where the time went: every page was judged and applied, and neither
+    // stage can have been busy longer than the crawl's threads were alive
+    // (judging runs on at most the machine's cores at once, applying on one).
+    let cores = std::thread::available_parallelism().map_or(1, usize::from) as f64;
+    assert!(
+        soft.judge_busy_s > 0.0 && soft.apply_busy_s > 0.0,
+        "{soft:?}"
+    );
+    assert!(soft.apply_busy_s <= soft.elapsed_s, "{soft:?}");
+    assert!(soft.judge_busy_s <= cores * soft.elapsed_s, "{soft:?}");
     // The default topic outlasts the default crawl, as the papers' topics
     // outlasted theirs: a crawl that could use its topic up would measure
     // depletion, not focus, in its late harvest.

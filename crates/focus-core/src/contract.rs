@@ -234,6 +234,17 @@ pub struct Summary {
     /// the baselines.
     #[serde(default)]
     pub held_for_promising: u64,
+    /// Seconds spent judging fetched pages (parse, featurise, classify,
+    /// fingerprint), summed over the threads that judged them, in this run
+    /// of the process (a resumed crawl counts from 0). On an otherwise idle
+    /// machine it is the CPU time of that stage.
+    #[serde(default)]
+    pub judge_busy_s: f64,
+    /// Seconds spent applying judged pages in crawl order (duplicate check,
+    /// link scoring, frontier, store, `pages.jsonl`), in this run of the
+    /// process: the crawl's one sequential stage.
+    #[serde(default)]
+    pub apply_busy_s: f64,
 }
 
 /// Why a crawl stopped (`summary.json`'s `stopped_because`).

@@ -24,7 +24,7 @@ use crate::link_value::LinkKind;
 use crate::observer::{Observer, Progress};
 use crate::output::{self, PagesLog, TextLog};
 use crate::parts::{Parts, Split};
-use crate::pipeline::{PageStages, Pipeline};
+use crate::pipeline::{Busy, PageStages, Pipeline};
 use crate::resume;
 use crate::scorer::Scorer;
 use crate::tally::Tally;
@@ -133,13 +133,14 @@ pub async fn run(
             observer.note(&note);
         }
     }
+    let busy = pipeline.busy();
     pipeline.shutdown().await;
     st.log.flush()?;
     if let Some(texts) = &mut st.texts {
         texts.flush()?;
     }
     st.store.flush()?;
-    summarise(&cfg, &st, &rules, stopped_because, started)
+    summarise(&cfg, &st, &rules, stopped_because, started, busy)
 }
 
 /// Opens the output directory, the store (refusing to overwrite a crawl
@@ -247,6 +248,7 @@ fn summarise(
     rules: &Rules<'_>,
     stopped_because: StopReason,
     started: Instant,
+    busy: Busy,
 ) -> Result<Summary, CrawlError> {
     let d = distill(&st.graph, TOP_K, cfg.hub_percentile)?;
     output::tsv(
@@ -286,6 +288,8 @@ fn summarise(
         backlink_requests: tally.parent_requests,
         backlink_parents: tally.parents_found,
         held_for_promising: tally.held,
+        judge_busy_s: busy.judge_s,
+        apply_busy_s: busy.apply_s,
     };
     let taxonomy = &rules.analysis.taxonomy;
     let good: Vec<&str> = taxonomy

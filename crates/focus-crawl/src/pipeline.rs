@@ -19,7 +19,9 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use focus_core::{CanonicalUrl, Canonicalizer};
 use focus_fetch::{FetchError, FetchOutcome};
@@ -121,6 +123,18 @@ pub(crate) struct Pipeline {
     judged: mpsc::Receiver<(usize, Judged)>,
     stages: [JoinHandle<()>; 2],
     ask_parents: AskParents,
+    /// Nanoseconds the judging threads have spent judging.
+    judging: Arc<AtomicU64>,
+    /// Time spent in `apply`.
+    applying: Duration,
+}
+
+/// Where the pipeline's time went: seconds spent judging (summed over
+/// threads) and applying (the engine's sequential stage).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Busy {
+    pub(crate) judge_s: f64,
+    pub(crate) apply_s: f64,
 }
 
 impl Pipeline {
@@ -135,15 +149,31 @@ impl Pipeline {
         let (batches, batch_rx) = mpsc::channel::<Vec<Job>>(1);
         let (fetched_tx, fetched_rx) = mpsc::channel(cap);
         let (judged_tx, judged) = mpsc::channel(cap);
+        let judging = Arc::new(AtomicU64::new(0));
         let stages = [
             tokio::spawn(fetch_stage(stages.clone(), batch_rx, fetched_tx)),
-            tokio::spawn(analyse_stage(stages, fetched_rx, judged_tx)),
+            tokio::spawn(analyse_stage(
+                stages,
+                fetched_rx,
+                judged_tx,
+                judging.clone(),
+            )),
         ];
         Self {
             batches,
             judged,
             stages,
             ask_parents,
+            judging,
+            applying: Duration::ZERO,
+        }
+    }
+
+    /// The time spent judging and applying so far.
+    pub(crate) fn busy(&self) -> Busy {
+        Busy {
+            judge_s: self.judging.load(Ordering::Relaxed) as f64 / 1e9,
+            apply_s: self.applying.as_secs_f64(),
         }
     }
 
@@ -183,7 +213,10 @@ impl Pipeline {
                 if let Some(request) = (self.ask_parents)(&page) {
                     page.parents = Some(request.await);
                 }
-                apply(c, page)?;
+                let started = Instant::now();
+                let applied = apply(c, page);
+                self.applying += started.elapsed();
+                applied?;
                 next += 1;
             }
         }
@@ -197,6 +230,8 @@ impl Pipeline {
             judged,
             stages,
             ask_parents: _,
+            judging: _,
+            applying: _,
         } = self;
         drop(batches);
         drop(judged);
@@ -241,17 +276,21 @@ async fn fetch_stage<S: Stages>(
     }
 }
 
-/// Hands each fetched page to rayon for parsing and classification; the
-/// judged page goes on to the engine.
+/// Hands each fetched page to rayon for parsing and classification, adding
+/// the time it takes to `judging`; the judged page goes on to the engine.
 async fn analyse_stage<S: Stages>(
     stages: Arc<S>,
     mut fetched: mpsc::Receiver<(usize, Job, FetchOutcome)>,
     out: mpsc::Sender<(usize, Judged)>,
+    judging: Arc<AtomicU64>,
 ) {
     while let Some((i, job, outcome)) = fetched.recv().await {
-        let (stages, out) = (stages.clone(), out.clone());
+        let (stages, out, judging) = (stages.clone(), out.clone(), judging.clone());
         rayon::spawn(move || {
+            let started = Instant::now();
             let page = stages.judge(&job.candidate, &job.cited, &outcome);
+            let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            judging.fetch_add(nanos, Ordering::Relaxed);
             // The engine has gone (an error ended the crawl): nothing to do.
             let _ = out.blocking_send((i, page));
         });
