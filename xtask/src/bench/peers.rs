@@ -27,10 +27,12 @@ pub(crate) struct PeerSettings {
     pub(crate) runs: usize,
 }
 
-/// One crawler's run as the server saw it.
+/// One crawler's run as the server saw it, and for ours the seconds its
+/// `summary.json` says were spent judging and applying pages.
 struct Run {
     measured: Measured,
     served: Served,
+    busy: Option<(f64, f64)>,
 }
 
 /// Responses in the server's access log, by status.
@@ -82,18 +84,31 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
     let setup = prepare(root, s, nginx, log)?;
     let home = first_host_home(&setup.site)?;
     let ceiling = wrk(&setup, &home, s.concurrency, log)?;
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let (mut ours, mut theirs) = (Runs::default(), Runs::default());
     for r in 0..s.runs {
         // Alternate who goes first, so neither always meets a warm cache.
         for spider_turn in [r % 2 == 0, r % 2 == 1] {
-            if spider_turn {
-                theirs.push(crawl(&setup, r, Crawler::Spider, s.concurrency, log)?);
+            let (who, runs) = if spider_turn {
+                (Crawler::Spider, &mut theirs)
             } else {
-                ours.push(crawl(&setup, r, Crawler::Ours, s.concurrency, log)?);
-            }
+                (Crawler::Ours, &mut ours)
+            };
+            runs.whole
+                .push(crawl(&setup, r, who, s.concurrency, None, log)?);
+            // The same process stopped after one page: what it holds before
+            // the crawl grows (start-up, and the first page's links).
+            runs.one_page
+                .push(crawl(&setup, r, who, s.concurrency, Some(1), log)?);
         }
     }
     report(s, &setup, ceiling, &ours, &theirs)
+}
+
+/// One crawler's runs: whole crawls, and crawls stopped after one page.
+#[derive(Default)]
+struct Runs {
+    whole: Vec<Run>,
+    one_page: Vec<Run>,
 }
 
 fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Result<Setup> {
@@ -151,19 +166,35 @@ enum Crawler {
     Spider,
 }
 
-fn crawl(setup: &Setup, r: usize, who: Crawler, concurrency: usize, log: &mut Log) -> Result<Run> {
+/// Crawl `r` of `who`, stopped after `limit` pages when given.
+fn crawl(
+    setup: &Setup,
+    r: usize,
+    who: Crawler,
+    concurrency: usize,
+    limit: Option<u32>,
+    log: &mut Log,
+) -> Result<Run> {
     let name = match who {
         Crawler::Ours => "focus",
         Crawler::Spider => "spider",
     };
-    let run_dir = setup.work.join(format!("{name}-{r}"));
+    let run_dir = match limit {
+        None => setup.work.join(format!("{name}-{r}")),
+        Some(n) => setup.work.join(format!("{name}-{r}-limit-{n}")),
+    };
+    // Spider's "no limit" is 0; ours is a number larger than any site.
+    let (spider_limit, max_pages) = match limit {
+        None => ("0".to_owned(), "10000000".to_owned()),
+        Some(n) => (n.to_string(), n.to_string()),
+    };
     std::fs::create_dir_all(&run_dir)?;
     let root_url = format!("http://127.0.0.1:{}/", setup.port);
     let c = concurrency.to_string();
     let mut cmd = match who {
         Crawler::Spider => {
             let mut cmd = Command::new(&setup.spider);
-            cmd.args([root_url.as_str(), c.as_str()]);
+            cmd.args([root_url.as_str(), c.as_str(), spider_limit.as_str()]);
             cmd
         }
         Crawler::Ours => {
@@ -179,7 +210,7 @@ fn crawl(setup: &Setup, r: usize, who: Crawler, concurrency: usize, log: &mut Lo
                 .args(["--connect-to", &format!("::127.0.0.1:{}", setup.port)])
                 .args(["--baseline", "bfs", "--host-interval", "0s"])
                 .args(["--host-connections", &c, "--concurrency", &c])
-                .args(["--max-pages", "10000000", "--out"])
+                .args(["--max-pages", max_pages.as_str(), "--out"])
                 .arg(run_dir.join("out"));
             cmd
         }
@@ -193,7 +224,18 @@ fn crawl(setup: &Setup, r: usize, who: Crawler, concurrency: usize, log: &mut Lo
         "{name} run {r}: {} pages served in {:.1} s",
         served.ok, measured.wall_s
     );
-    Ok(Run { measured, served })
+    let busy = match who {
+        Crawler::Ours => {
+            let s = crate::watch::summary(&run_dir.join("out"))?;
+            Some((s.judge_busy_s, s.apply_busy_s))
+        }
+        Crawler::Spider => None,
+    };
+    Ok(Run {
+        measured,
+        served,
+        busy,
+    })
 }
 
 /// The server's ceiling: requests per second for one page of the site.
@@ -296,8 +338,8 @@ fn report(
     s: &PeerSettings,
     setup: &Setup,
     ceiling: f64,
-    ours: &[Run],
-    theirs: &[Run],
+    ours: &Runs,
+    theirs: &Runs,
 ) -> Result<String> {
     let mut o = String::new();
     writeln!(
@@ -312,7 +354,11 @@ fn report(
          (every page parsed, tokenised, classified against the example set's {} topics \
          and stored), with `--connect-to ::127.0.0.1:PORT` since its fetcher refuses \
          loopback addresses unless the operator routes to them; `spider` gathers \
-         links.\n",
+         links. Each run is followed by the same crawler stopped after one page \
+         (`--max-pages 1`; spider's `with_limit(1)`): its peak is what the process holds \
+         before the crawl grows (start-up, the trained classifier and store for ours, and \
+         the site's index page with its links for both), and the growth beyond it is what \
+         the crawl itself costs in memory.\n",
         s.site_pages,
         s.concurrency,
         s.runs,
@@ -326,31 +372,61 @@ fn report(
     )?;
     writeln!(
         o,
-        "| crawler | pages (404s) | pages/s min / median / max | CPU s per 1,000 pages | peak RSS MB |"
+        "| crawler | pages (404s) | pages/s min / median / max | CPU s per 1,000 pages | peak RSS MB | peak RSS MB, one page | growth beyond one page: MB, KB per page |"
     )?;
-    writeln!(o, "|---|---|---|---|---|")?;
-    let mut medians = Vec::new();
+    writeln!(o, "|---|---|---|---|---|---|---|")?;
+    let mut rows = Vec::new();
     for (name, runs) in [("focus-soft --baseline bfs", ours), ("spider", theirs)] {
-        let rates: Vec<f64> = runs.iter().map(Run::pages_per_s).collect();
-        let cpu: Vec<f64> = runs.iter().map(Run::cpu_per_1000).collect();
-        let rss: Vec<f64> = runs.iter().map(|r| r.measured.peak_rss_mb).collect();
+        let rates: Vec<f64> = runs.whole.iter().map(Run::pages_per_s).collect();
+        let cpu: Vec<f64> = runs.whole.iter().map(Run::cpu_per_1000).collect();
+        let peak = |runs: &[Run]| {
+            let rss: Vec<f64> = runs.iter().map(|r| r.measured.peak_rss_mb).collect();
+            spread(&rss).2
+        };
+        let (whole, one) = (peak(&runs.whole), peak(&runs.one_page));
         let (lo, mid, hi) = spread(&rates);
-        let pages = runs.first().map_or(0, |r| r.served.ok);
-        let missing = runs.first().map_or(0, |r| r.served.not_found);
+        let pages = runs.whole.first().map_or(0, |r| r.served.ok);
+        let missing = runs.whole.first().map_or(0, |r| r.served.not_found);
+        let growth = whole - one;
         writeln!(
             o,
-            "| {name} | {pages} ({missing}) | {lo:.0} / **{mid:.0}** / {hi:.0} | {:.2} | {:.0} |",
+            "| {name} | {pages} ({missing}) | {lo:.0} / **{mid:.0}** / {hi:.0} | {:.2} | {whole:.0} | {one:.0} | {growth:.0}, {:.1} |",
             spread(&cpu).1,
-            spread(&rss).2,
+            growth * 1024.0 / pages.max(1) as f64,
         )?;
-        medians.push((mid, spread(&rss).2));
+        rows.push((mid, whole, growth));
     }
-    if let [(ours_rate, ours_rss), (their_rate, their_rss)] = medians[..] {
+    let per_1000 = |runs: &[Run], pick: fn((f64, f64)) -> f64| {
+        let v: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| Some(pick(r.busy?) * 1000.0 / r.served.ok.max(1) as f64))
+            .collect();
+        spread(&v).1
+    };
+    let cpu: Vec<f64> = ours.whole.iter().map(Run::cpu_per_1000).collect();
+    let (judge, apply) = (
+        per_1000(&ours.whole, |b| b.0),
+        per_1000(&ours.whole, |b| b.1),
+    );
+    writeln!(
+        o,
+        "\nWhere our CPU goes (medians, seconds per 1,000 pages; `summary.json`'s \
+         `judge_busy_s` and `apply_busy_s`): judging pages (parse, tokenise, classify, \
+         fingerprint; on rayon, in parallel) **{judge:.2}**; applying them in crawl order \
+         (link scoring, frontier, store, `pages.jsonl`; one sequential stage) **{apply:.2}**; \
+         the rest of the process's {:.2} (fetching, HTTP, the runtimes, start-up and \
+         training) **{:.2}**.",
+        spread(&cpu).1,
+        spread(&cpu).1 - judge - apply,
+    )?;
+    if let [(ours_rate, ours_rss, ours_growth), (their_rate, their_rss, their_growth)] = rows[..] {
         writeln!(
             o,
-            "\nMedian pages/s, ours ÷ spider: **{:.2}**; peak memory, ours ÷ spider: **{:.2}**.",
+            "\nMedian pages/s, ours ÷ spider: **{:.2}**; peak memory, ours ÷ spider: **{:.2}**; \
+             memory growth beyond one page, ours ÷ spider: **{:.2}**.",
             ours_rate / their_rate,
-            ours_rss / their_rss
+            ours_rss / their_rss,
+            ours_growth / their_growth.max(1e-9)
         )?;
     }
     Ok(o)
@@ -442,6 +518,72 @@ mod tests {
                 not_found: 1,
                 other: 1
             }
+        );
+    }
+
+    fn run(pages: u64, wall_s: f64, peak_rss_mb: f64) -> Run {
+        Run {
+            measured: Measured {
+                wall_s,
+                cpu_s: wall_s,
+                peak_rss_mb,
+                stdout: String::new(),
+            },
+            served: Served {
+                ok: pages,
+                not_found: 0,
+                other: 0,
+            },
+            busy: Some((wall_s / 4.0, wall_s / 8.0)),
+        }
+    }
+
+    #[test]
+    fn the_report_sets_memory_growth_beyond_one_page_beside_the_peaks() {
+        let dir = tempfile::tempdir().unwrap();
+        let setup = Setup {
+            work: dir.path().into(),
+            site: dir.path().into(),
+            focus_soft: PathBuf::new(),
+            spider: PathBuf::new(),
+            examples: dir.path().into(),
+            good: "arts".into(),
+            port: 0,
+            nginx: PathBuf::new(),
+        };
+        let s = PeerSettings {
+            site_pages: 1024,
+            concurrency: 32,
+            runs: 1,
+        };
+        let ours = Runs {
+            whole: vec![run(1024, 2.0, 60.0)],
+            one_page: vec![run(1, 0.1, 40.0)],
+        };
+        let theirs = Runs {
+            whole: vec![run(1024, 1.0, 15.0)],
+            one_page: vec![run(1, 0.1, 10.0)],
+        };
+        let md = report(&s, &setup, 1000.0, &ours, &theirs).unwrap();
+        // 20 MB over 1,024 pages: 20 KB a page.
+        assert!(
+            md.contains("| focus-soft --baseline bfs | 1024 (0) | 512 / **512** / 512 | 1.95 | 60 | 40 | 20, 20.0 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| spider | 1024 (0) | 1024 / **1024** / 1024 | 0.98 | 15 | 10 | 5, 5.0 |"),
+            "{md}"
+        );
+        // 2 s of CPU over 1,024 pages: judging 0.5 s, applying 0.25 s.
+        assert!(
+            md.contains("fingerprint; on rayon, in parallel) **0.49**; applying"),
+            "{md}"
+        );
+        assert!(md.contains("the rest of the process's 1.95"), "{md}");
+        assert!(md.contains("start-up and training) **1.22**."), "{md}");
+        assert!(
+            md.contains("ours ÷ spider: **0.50**; peak memory, ours ÷ spider: **4.00**; memory growth beyond one page, ours ÷ spider: **4.00**."),
+            "{md}"
         );
     }
 
