@@ -66,10 +66,11 @@ tasks:
          every crawler on the replayed Wikispeedia corpus (default
          ../shared/corpora/wikispeedia) -> docs/results/wikispeedia.md,
          and the classifiers on the same split -> wikispeedia-classify.md
-  eval wikispeedia --splits 1,2,3
+  eval wikispeedia --splits 1,2,3,4,5
          the default, the scikit-learn reference and the oracle on each
-         training split -> docs/results/wikispeedia-splits.md (about 6
-         min a split; needs scikit-learn)
+         training split, paired over the splits ->
+         docs/results/wikispeedia-splits.md (about 6 min a split; needs
+         scikit-learn)
   eval corpus --corpus PATH [--categories A,B,...] [the flags above]
          the same evaluation on any labelled corpus (a labelled folder,
          docs/websim.md), on its ten largest leaf categories unless named

@@ -6,11 +6,13 @@
 //! context-graph crawlers through their own compositions, `eval/own_app.rs`),
 //! the optional scikit-learn reference crawler (`eval/reference.rs`), the
 //! report with its curves (`eval/report.rs`) and the comparison with the
-//! reference repeated on several training splits (`eval/splits.rs`).
+//! reference repeated on several training splits (`eval/splits.rs`), with
+//! its paired statistics (`eval/paired.rs`).
 
 pub mod classify;
 pub mod crawls;
 mod own_app;
+mod paired;
 pub mod reference;
 mod report;
 pub mod split;

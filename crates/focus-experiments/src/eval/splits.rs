@@ -1,10 +1,13 @@
 //! Whether the evaluation's comparison of the default soft crawl with the
 //! scikit-learn reference holds across training splits (`focus-repro
-//! wikispeedia --splits 1,2,3`, `cargo xtask eval wikispeedia --splits
-//! 1,2,3`): the same crawls as the evaluation's soft, reference and oracle
-//! rows, once per split seed, and `<corpus>-splits.md` with, per split,
-//! the counts the evaluation reports and every shortfall of the default
-//! against the reference. Reads only the scores of [`super::crawls`].
+//! wikispeedia --splits 1,2,3,4,5`, `cargo xtask eval wikispeedia --splits
+//! 1,2,3,4,5`): the same crawls as the evaluation's soft, reference and
+//! oracle rows, once per split seed, and `<corpus>-splits.md` with, per
+//! split, the counts the evaluation reports; paired over every category of
+//! every split, at each budget, how often and by how much the default finds
+//! more than the reference ([`super::paired`]); and every shortfall of the
+//! default against the reference. Reads only the scores of
+//! [`super::crawls`].
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -12,7 +15,8 @@ use std::time::Instant;
 use focus_app::AppError;
 use focus_websim::Corpus;
 
-use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored};
+use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored, BUDGETS};
+use super::paired::paired;
 use super::report::{at_every_budget, categories, find, mean_recall_at, shortfalls};
 use crate::{input, write};
 
@@ -103,6 +107,7 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
             );
         }
     }
+    paired_section(&mut md, runs);
     md.push_str(
         "\nWhere soft trails the reference (scored pages found, soft against the reference, at each budget where it finds fewer):\n\n",
     );
@@ -153,6 +158,84 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
         }
     );
     md
+}
+
+/// Below this sign-test p-value a difference is called one.
+const SIGNIFICANT: f64 = 0.05;
+
+/// The paired comparison of the default with the reference, per protocol
+/// and budget, over every category of every split ([`super::paired`]),
+/// and which budgets it puts the default ahead of or behind the reference.
+fn paired_section(md: &mut String, runs: &[SplitRun]) {
+    let _ = writeln!(
+        md,
+        "\nThe same crawls paired: each pair is one category on one split, the default's scored \
+         pages found against the reference's at the same budget. The sign test asks whether the \
+         default finds more about as often as fewer (two-sided, exact, ties left out); the \
+         interval is the mean difference ± 1.96 standard errors.\n\n\
+         | protocol | budget | pairs | soft more / same / fewer | sign test p | mean difference, scored pages (95 % interval) | scored pages found, soft ÷ reference |\n\
+         |---|---|---|---|---|---|---|"
+    );
+    let mut verdicts = Vec::new();
+    for protocol in [Protocol::Hub, Protocol::Topic] {
+        let (mut ahead, mut behind, mut level) = (Vec::new(), Vec::new(), Vec::new());
+        for budget in BUDGETS {
+            let pairs: Vec<(usize, usize)> = runs
+                .iter()
+                .flat_map(|run| {
+                    categories(&run.scores)
+                        .into_iter()
+                        .filter_map(move |cat| pair(&run.scores, cat, protocol))
+                })
+                .map(|(a, b)| (a.found_at(budget), b.found_at(budget)))
+                .collect();
+            let p = paired(&pairs);
+            let interval = p
+                .half_width
+                .map_or_else(|| "—".to_owned(), |h| format!("±{h:.1}"));
+            let ratio = p
+                .ratio
+                .map_or_else(|| "—".to_owned(), |r| format!("{r:.3}"));
+            let sign_p = if p.sign_p < 0.001 {
+                "< 0.001".to_owned()
+            } else {
+                format!("{:.3}", p.sign_p)
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {budget} | {} | {} / {} / {} | {sign_p} | {:+.1} ({interval}) | {ratio} |",
+                protocol.name(),
+                pairs.len(),
+                p.wins,
+                p.ties,
+                p.losses,
+                p.mean,
+            );
+            let list = match (p.sign_p < SIGNIFICANT, p.wins >= p.losses) {
+                (true, true) => &mut ahead,
+                (true, false) => &mut behind,
+                (false, _) => &mut level,
+            };
+            list.push(budget.to_string());
+        }
+        let named = |v: &[String]| match v {
+            [] => "no budget".to_owned(),
+            [one] => format!("{one} pages"),
+            [init @ .., last] => format!("{} and {last} pages", init.join(", ")),
+        };
+        verdicts.push(format!(
+            "- {}: the default finds more scored pages than the reference at {}, fewer at {}, \
+             and no difference the sign test can tell (p ≥ {SIGNIFICANT}) at {}.",
+            protocol.name(),
+            named(&ahead),
+            named(&behind),
+            named(&level)
+        ));
+    }
+    md.push('\n');
+    for v in verdicts {
+        let _ = writeln!(md, "{v}");
+    }
 }
 
 /// The default's and the reference's scores of one category and protocol.
@@ -234,6 +317,21 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("- split 2: nowhere."), "{md}");
+        // Paired over both splits, at 100 pages: a wins twice (60 against
+        // 50), b loses on split 1 (38 against 40) and wins on split 2 (45):
+        // differences 10, −2, 10, 5.
+        assert!(
+            md.contains("| hub seeds | 100 | 4 | 3 / 0 / 1 | 0.625 | +5.8 (±5.6) | 1.128 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "- topic seeds: the default finds more scored pages than the reference at no \
+                 budget, fewer at no budget, and no difference the sign test can tell (p ≥ 0.05) \
+                 at 100, 250, 500 and 1000 pages."
+            ),
+            "{md}"
+        );
         assert!(md.contains("on every split: none."), "{md}");
         let md = render(&cfg, &heading, &[split(1, 38), split(3, 39)], 7);
         assert!(md.contains(&format!("on every split: {b}.")), "{md}");
