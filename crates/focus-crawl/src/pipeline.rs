@@ -13,7 +13,9 @@
 //! is what keeps a seeded crawl deterministic. A page judged on-topic in a
 //! crawl with backlink expansion ([`crate::parents`]) asks for its parents
 //! there too, in pop order, so the request budget goes to the same pages
-//! every run.
+//! every run. The pipeline also adds up the time spent judging (over the
+//! rayon threads) and applying ([`Pipeline::busy`], `summary.json`'s
+//! `judge_busy_s` and `apply_busy_s`).
 //!
 //! Must not touch the frontier or the store (the engine's `apply` does).
 

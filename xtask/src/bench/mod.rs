@@ -87,6 +87,8 @@ impl BenchArgs {
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let b = BenchArgs::parse(args)?;
     let mut log = Log::default();
+    // Before the build, so the commit named is the one whose code ran.
+    let machine = machine(root);
     if !b.peers {
         let table = components::run(root, b.full, false, &mut log)?;
         println!("\n{table}");
@@ -119,7 +121,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         args.join(" ")
     )?;
     writeln!(o, "## Machine and versions\n")?;
-    o.push_str(&machine(root));
+    o.push_str(&machine);
     writeln!(o, "\n## Against a generic Rust crawler (`spider`)\n")?;
     o.push_str(&peers);
     writeln!(o, "\n## The cost of focus\n")?;
