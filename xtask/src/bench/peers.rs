@@ -394,7 +394,7 @@ fn report(
             spread(&cpu).1,
             growth * 1024.0 / pages.max(1) as f64,
         )?;
-        rows.push((mid, whole, growth));
+        rows.push((mid, whole, growth, spread(&cpu).1));
     }
     let per_1000 = |runs: &[Run], pick: fn((f64, f64)) -> f64| {
         let v: Vec<f64> = runs
@@ -403,7 +403,7 @@ fn report(
             .collect();
         spread(&v).1
     };
-    let cpu: Vec<f64> = ours.whole.iter().map(Run::cpu_per_1000).collect();
+    let ours_cpu = rows.first().map_or(0.0, |r| r.3);
     let (judge, apply) = (
         per_1000(&ours.whole, |b| b.0),
         per_1000(&ours.whole, |b| b.1),
@@ -416,10 +416,12 @@ fn report(
          (link scoring, frontier, store, `pages.jsonl`; one sequential stage) **{apply:.2}**; \
          the rest of the process's {:.2} (fetching, HTTP, the runtimes, start-up and \
          training) **{:.2}**.",
-        spread(&cpu).1,
-        spread(&cpu).1 - judge - apply,
+        ours_cpu,
+        ours_cpu - judge - apply,
     )?;
-    if let [(ours_rate, ours_rss, ours_growth), (their_rate, their_rss, their_growth)] = rows[..] {
+    if let [(ours_rate, ours_rss, ours_growth, _), (their_rate, their_rss, their_growth, _)] =
+        rows[..]
+    {
         writeln!(
             o,
             "\nMedian pages/s, ours ÷ spider: **{:.2}**; peak memory, ours ÷ spider: **{:.2}**; \
