@@ -1,31 +1,33 @@
 //! The crawl's link graph, kept in memory as pages are applied, for the
 //! distiller: every fetched page (its host and relevance), every link it
 //! holds, and the linked pages not fetched yet. Distilling reads this
-//! rather than scanning the store, so its cost follows the graph (ids and
-//! edges, 16 bytes a link) instead of every stored record and URL string.
-//! A resumed crawl rebuilds it from the store once. It also knows whether
+//! rather than scanning the store, so its cost follows the graph instead of
+//! every stored record and URL string. Pages are kept by position (the
+//! order they were first met), so a link costs 8 bytes here, and the
+//! distiller's graph is built straight from these positions
+//! ([`Graph::from_positions`]) without a copy of the links keyed by id. A
+//! resumed crawl rebuilds it from the store once. It also knows whether
 //! the fetched pages all sit on one host (a one-site crawl), where the
 //! distiller's cross-host rule would leave no link at all.
 
 use std::collections::HashMap;
 
 use focus_core::PageId;
-use focus_distill::{Graph, GraphBuilder};
+use focus_distill::{Graph, PageNode};
 
 use crate::error::CrawlError;
 
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    host: u64,
-    relevance: f64,
-    visited: bool,
-}
-
-/// Fetched pages, their links and the linked pages, by id.
+/// Fetched pages, their links and the linked pages, by position.
 #[derive(Debug, Default)]
 pub(crate) struct CrawlGraph {
-    nodes: HashMap<u64, Node>,
-    edges: Vec<(u64, u64)>,
+    /// Page id → its position in `nodes`.
+    positions: HashMap<u64, u32>,
+    nodes: Vec<PageNode>,
+    /// Links between positions.
+    edges: Vec<(u32, u32)>,
+    /// Set once more pages were met than a `u32` position can name: the
+    /// graph stops growing and [`CrawlGraph::build`] fails.
+    full: bool,
     /// The host of the first fetched page, and whether another host has
     /// been fetched since.
     first_host: Option<u64>,
@@ -47,22 +49,44 @@ impl CrawlGraph {
             Some(h) if h != host => self.many_hosts = true,
             Some(_) => {}
         }
-        self.nodes.insert(
-            id,
-            Node {
-                host,
-                relevance,
-                visited: true,
-            },
-        );
+        let fetched = PageNode {
+            id: PageId(id),
+            host,
+            relevance,
+            visited: true,
+        };
+        let Some(from) = self.position(fetched) else {
+            return;
+        };
+        // A page met before as a link (or fetched before) is now this.
+        self.nodes[from as usize] = fetched;
         for (to, to_host) in links {
-            self.nodes.entry(to).or_insert(Node {
+            let linked = PageNode {
+                id: PageId(to),
                 host: to_host,
                 relevance: 0.0,
                 visited: false,
-            });
-            self.edges.push((id, to));
+            };
+            let Some(to) = self.position(linked) else {
+                return;
+            };
+            self.edges.push((from, to));
         }
+    }
+
+    /// The position of `node`'s page, added as `node` if it is new; none
+    /// once the graph is full.
+    fn position(&mut self, node: PageNode) -> Option<u32> {
+        if let Some(&at) = self.positions.get(&node.id.0) {
+            return Some(at);
+        }
+        let Ok(at) = u32::try_from(self.nodes.len()) else {
+            self.full = true;
+            return None;
+        };
+        self.positions.insert(node.id.0, at);
+        self.nodes.push(node);
+        Some(at)
     }
 
     /// Whether the fetched pages sit on more than one host.
@@ -77,14 +101,14 @@ impl CrawlGraph {
 
     /// The distiller's graph of everything recorded.
     pub(crate) fn build(&self) -> Result<Graph, CrawlError> {
-        let mut b = GraphBuilder::with_capacity(self.nodes.len(), self.edges.len());
-        for (&id, n) in &self.nodes {
-            b.add_node(PageId(id), n.host, n.relevance, n.visited);
+        if self.full {
+            return Err(CrawlError::Distill(format!(
+                "the crawl's link graph holds more than {} pages",
+                u32::MAX
+            )));
         }
-        for &(from, to) in &self.edges {
-            b.add_edge(PageId(from), PageId(to));
-        }
-        b.build().map_err(|e| CrawlError::Distill(e.to_string()))
+        Graph::from_positions(&self.nodes, &self.edges)
+            .map_err(|e| CrawlError::Distill(e.to_string()))
     }
 }
 

@@ -5,7 +5,9 @@
 //! * [`GraphBuilder`] turns stored links (page ids, any order, duplicates
 //!   allowed) into a compact [`Graph`]: CSR forward and reverse adjacency with
 //!   dense `u32` node indices, a host id, a relevance `R` and a visited flag per
-//!   node.
+//!   node. [`Graph::from_positions`] builds the same graph from pages in any
+//!   order and links between their positions, for a caller that keeps its
+//!   graph that way (the crawl does: 8 bytes a link).
 //! * [`Hits`] runs HITS by power iteration (L1 normalisation every half-step,
 //!   a convergence test and an iteration cap) under a [`Weighting`]: plain
 //!   Kleinberg, the 1999 relevance weighting (`E_F[u,v] = R(v)`,
@@ -54,6 +56,6 @@ mod weighting;
 pub use base::{base_set, BaseSet, BaseSetConfig};
 pub use error::DistillError;
 pub use focus_core::PageId;
-pub use graph::{BuildStats, Graph, GraphBuilder};
+pub use graph::{BuildStats, Graph, GraphBuilder, PageNode};
 pub use hits::{Hits, HitsConfig, HitsScores};
 pub use weighting::{AuthorityFilter, Weighting};
