@@ -47,8 +47,11 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
          `pages.jsonl`, memory and CPU time read from `/proc` every 0.5 s. Throughput \
          and CPU per page at N are over the window from N/2 to N pages; the bound is \
          `docs/crawl.md`'s. Pages/s is also set by which hosts the crawl is fetching \
-         (a batch waits for its slowest fetch) and CPU per page is what the work costs \
-         (the summary below gives how many cores the crawl kept busy). The \
+         (a batch waits for its slowest fetch): once hosts with a robots.txt \
+         `Crawl-delay` are in every cycle of the crawl's logical clock, pages/s \
+         stops at that clock's ceiling (`docs/crawl.md`, \"Batches, concurrency and \
+         the logical clock\"), whatever the work costs. CPU per page is what the work \
+         costs (the summary below gives how many cores the crawl kept busy). The \
          dispatch is throughput-first: with the default `promising` rule, once this \
          web's good topic (about 69,000 pages) is used up, the crawl can spend long \
          stretches waiting on the few hosts that hold its most promising URLs \
