@@ -151,10 +151,20 @@ pub struct DuplicateDetector {
     ip_paths: HashSet<u64>,
     /// Exact text hash → the first page with that text.
     contents: HashMap<u64, u64>,
-    /// SimHash band → (SimHash, page) of the originals in that band.
-    bands: HashMap<(usize, u16), Vec<(u64, u64)>>,
+    /// The originals' (SimHash, page), in the order they were remembered.
+    originals: Vec<(u64, u64)>,
+    /// Per band, each value of the band → the last original remembered
+    /// with it (an index into `originals`).
+    heads: [HashMap<u16, u32>; BANDS],
+    /// Per original and band, the original remembered before it with the
+    /// same value of the band ([`NONE`]: none). With `heads`, a list per
+    /// band value at 4 bytes an entry, instead of a vector per band value.
+    earlier: Vec<[u32; BANDS]>,
     threshold: u32,
 }
+
+/// The end of a band value's list of originals.
+const NONE: u32 = u32::MAX;
 
 impl DuplicateDetector {
     /// A detector calling two texts near-duplicates when their SimHashes
@@ -189,9 +199,8 @@ impl DuplicateDetector {
             return (of != page).then_some((DuplicateKind::Content, of));
         }
         let near = (0..BANDS)
-            .filter_map(|b| self.bands.get(&(b, band(fp.simhash, b))))
-            .flatten()
-            .map(|&(o, id)| ((o ^ fp.simhash).count_ones(), id))
+            .flat_map(|b| self.in_band(b, band(fp.simhash, b)))
+            .map(|(o, id)| ((o ^ fp.simhash).count_ones(), id))
             .filter(|&(d, id)| d <= self.threshold && id != page)
             .min();
         if let Some((_, of)) = near {
@@ -204,14 +213,35 @@ impl DuplicateDetector {
     /// Records page `page` as an original without checking it (to rebuild
     /// the detector from a stored crawl's originals).
     pub fn remember(&mut self, page: u64, fp: Fingerprint) {
-        if self.contents.insert(fp.content, page).is_none() {
-            for b in 0..BANDS {
-                self.bands
-                    .entry((b, band(fp.simhash, b)))
-                    .or_default()
-                    .push((fp.simhash, page));
+        if self.contents.insert(fp.content, page).is_some() {
+            return;
+        }
+        // Past four billion originals a page is still an exact original,
+        // but no longer a near one.
+        let Some(at) = u32::try_from(self.originals.len())
+            .ok()
+            .filter(|&at| at != NONE)
+        else {
+            return;
+        };
+        let mut earlier = [NONE; BANDS];
+        for (b, e) in earlier.iter_mut().enumerate() {
+            if let Some(last) = self.heads[b].insert(band(fp.simhash, b), at) {
+                *e = last;
             }
         }
+        self.originals.push((fp.simhash, page));
+        self.earlier.push(earlier);
+    }
+
+    /// The (SimHash, page) of the originals whose band `b` is `value`.
+    fn in_band(&self, b: usize, value: u16) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let mut at = self.heads[b].get(&value).copied().unwrap_or(NONE);
+        std::iter::from_fn(move || {
+            let original = *self.originals.get(at as usize)?;
+            at = self.earlier.get(at as usize).map_or(NONE, |e| e[b]);
+            Some(original)
+        })
     }
 
     /// Originals remembered.
@@ -309,6 +339,72 @@ mod tests {
             }
             // 0b1000 is 1 bit from page 2 and 2 bits from page 1: both match.
             assert_eq!(d.check(5, probe), Some((DuplicateKind::NearContent, 2)));
+        }
+    }
+
+    #[test]
+    fn near_duplicates_are_what_comparing_with_every_original_finds() {
+        // Originals whose bands take one of four random values each, so
+        // each band value lists many of them (and two that differ in a band
+        // differ in about eight bits), and probes a bit or two away.
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let pool: Vec<[u64; 4]> = (0..BANDS)
+            .map(|_| {
+                [
+                    next() & 0xffff,
+                    next() & 0xffff,
+                    next() & 0xffff,
+                    next() & 0xffff,
+                ]
+            })
+            .collect();
+        let mut d = DuplicateDetector::new(3);
+        let mut originals: Vec<(u64, u64)> = Vec::new();
+        for page in 0..600 {
+            let s = (0..BANDS).fold(0, |h, b| h | pool[b][(next() % 4) as usize] << (16 * b));
+            if d.check(
+                page,
+                Fingerprint {
+                    content: s,
+                    simhash: s,
+                },
+            )
+            .is_none()
+            {
+                originals.push((s, page));
+            }
+        }
+        assert!(originals.len() > 50, "{} originals", originals.len());
+        for probe in 0..400_u64 {
+            let (base, _) = originals[(probe as usize * 7) % originals.len()];
+            let s = base ^ (1 << (probe % 64)) ^ (1 << (probe * 13 % 64));
+            let expected = originals
+                .iter()
+                .map(|&(o, id)| ((o ^ s).count_ones(), id))
+                .filter(|&(dist, _)| dist <= 3)
+                .min()
+                .map(|(_, id)| (DuplicateKind::NearContent, id));
+            let f = Fingerprint {
+                content: u64::MAX - probe,
+                simhash: s,
+            };
+            let mut fresh = DuplicateDetector::new(3);
+            for &(o, id) in &originals {
+                fresh.remember(
+                    id,
+                    Fingerprint {
+                        content: o,
+                        simhash: o,
+                    },
+                );
+            }
+            assert_eq!(fresh.check(10_000 + probe, f), expected, "probe {probe}");
         }
     }
 
