@@ -385,16 +385,17 @@ fn report(
         };
         let (whole, one) = (peak(&runs.whole), peak(&runs.one_page));
         let (lo, mid, hi) = spread(&rates);
+        let cpu_mid = spread(&cpu).1;
         let pages = runs.whole.first().map_or(0, |r| r.served.ok);
         let missing = runs.whole.first().map_or(0, |r| r.served.not_found);
         let growth = whole - one;
         writeln!(
             o,
             "| {name} | {pages} ({missing}) | {lo:.0} / **{mid:.0}** / {hi:.0} | {:.2} | {whole:.0} | {one:.0} | {growth:.0}, {:.1} |",
-            spread(&cpu).1,
+            cpu_mid,
             growth * 1024.0 / pages.max(1) as f64,
         )?;
-        rows.push((mid, whole, growth, spread(&cpu).1));
+        rows.push((mid, whole, growth, cpu_mid));
     }
     let per_1000 = |runs: &[Run], pick: fn((f64, f64)) -> f64| {
         let v: Vec<f64> = runs
