@@ -9,7 +9,7 @@
 //! or classify (the pipeline does) and must not depend on how fetches
 //! interleaved.
 
-use focus_core::{CanonicalUrl, DomainKey, HostKey, PageId};
+use focus_core::{CanonicalUrl, DomainKey, HostKey};
 use focus_fetch::{DuplicateDetector, FetchError, Retry, ROBOTS_DISALLOWED};
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{PageRecord, QueuedUrl, Store};
@@ -22,9 +22,10 @@ use crate::judge::Judged;
 use crate::link_value::LinkKind;
 use crate::output::{PagesLog, TextLog};
 use crate::parts::Analysis;
-use crate::policy::{Expansion, LinkPriority, PageVerdict, Policy};
+use crate::policy::{Expansion, PageVerdict, Policy};
+use crate::rescore::{self, link_priority, rescore_children};
 use crate::scorer::Scorer;
-use crate::siblings::{self, Rescore};
+use crate::siblings;
 use crate::tally::Tally;
 
 /// The crawl state a judged page changes.
@@ -183,9 +184,15 @@ pub(crate) fn apply(
         // A redirect's target is this page: never fetched on its own.
         st.frontier.mark_seen(id);
     }
+    // Whether this page's lesson calls for re-scoring the whole frontier
+    // (done once the page is stored, so a commit during it holds the page).
+    let mut sweep = false;
     if duplicate.is_none() {
         learn_link(&mut st.tally, parent_site.as_ref(), &site, record.relevance);
+        let trained = st.tally.apprentice.trained();
         learn_link_model(&mut st.tally, record);
+        let now_trained = st.tally.apprentice.trained();
+        sweep = now_trained != trained && rescore::frontier_due(now_trained);
         meet_links(
             &mut st.tally,
             &site,
@@ -298,6 +305,9 @@ pub(crate) fn apply(
             rescore_children(st, &rescore)?;
         }
     }
+    if sweep {
+        rescore::rescore_frontier(st)?;
+    }
     st.graph.page(
         record.id,
         c.host.id(),
@@ -324,59 +334,6 @@ pub(crate) fn apply(
             st.tally.push(record.id, record.relevance, best, truth);
         }
         Some(_) => st.tally.push_duplicate(record.id, truth),
-    }
-    Ok(())
-}
-
-/// The priority `rule` gives a link from a page on `site` to `url` with
-/// link features `features`: its link kind, the link model's blend and the
-/// target host's health. Used when a page is expanded and again when its
-/// queued children are re-scored, so both score a link alike.
-fn link_priority(
-    tally: &Tally,
-    rule: &LinkPriority,
-    site: &DomainKey,
-    url: &CanonicalUrl,
-    features: &[u32],
-) -> f64 {
-    let domain = url.domain_key();
-    rule.of(
-        LinkKind::between(site, &domain),
-        |r| tally.apprentice.blend(r, features),
-        || tally.hosts.factor(&url.host_key(), &domain),
-    )
-}
-
-/// Re-scores the queued children of a page (those it gave their priority)
-/// with the evidence its fetched children give ([`crate::siblings`]),
-/// lowering or raising each in the frontier and in the store; the page's
-/// family is forgotten once none of its children is queued (fetched, or
-/// raised by another page).
-fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), CrawlError> {
-    let site = match st.store.get_page(r.page)? {
-        Some(p) => p.url.parse::<CanonicalUrl>().ok().map(|u| u.domain_key()),
-        None => None,
-    };
-    let mut waiting = 0_usize;
-    for (id, url) in st.store.outlinks(r.page)? {
-        let Some(mut q) = st.store.get_queued(id)? else {
-            continue;
-        };
-        if q.parent != Some(r.page) {
-            continue;
-        }
-        waiting += 1;
-        let (Some(site), Ok(url)) = (&site, url.parse::<CanonicalUrl>()) else {
-            continue;
-        };
-        let p = link_priority(&st.tally, &r.rule, site, &url, &stored_features(&q));
-        if st.frontier.set_priority(PageId(id), p) {
-            q.priority = p;
-            st.store.update_queued(&q)?;
-        }
-    }
-    if waiting == 0 {
-        st.tally.siblings.forget(r.page);
     }
     Ok(())
 }

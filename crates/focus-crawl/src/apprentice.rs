@@ -12,8 +12,9 @@
 //! relevance of the page a link leads to. The labels are the classifier's
 //! R of the pages the crawl has fetched (a failed fetch is 0): never the
 //! evaluation's labels. A link is scored when its page is expanded, with the
-//! model of that moment (and again, with the model of then, when its
-//! page's fetched children re-score it: `siblings.rs`), and joins the
+//! model of that moment, and again with the model of then when its
+//! page's fetched children re-score it (`siblings.rs`) and when the model's
+//! training pages double from [`PRIOR_PAGES`] (`rescore.rs`); it joins the
 //! rule's priority (the citing page's R times the learnt link-kind factor)
 //! as a second piece of evidence,
 //! weighted by the model's confidence `c = n / (PRIOR_PAGES + n)` after `n`

@@ -93,6 +93,7 @@ pub mod parents;
 mod parts;
 mod pipeline;
 pub mod policy;
+mod rescore;
 mod resume;
 mod scorer;
 mod siblings;

@@ -21,7 +21,7 @@
 //! its children still queued, so the families kept are those of pages with
 //! links waiting. A resumed crawl rebuilds the families from the kept
 //! rules and the stored pages, in crawl order.
-//! Must not read the frontier or the store (the engine's `apply` does).
+//! Must not read the frontier or the store (`rescore.rs` does).
 
 use std::collections::HashMap;
 
@@ -43,6 +43,23 @@ struct Family {
     children: u32,
     relevance: f64,
     next_rescore: u32,
+}
+
+impl Family {
+    /// Page `page`'s rule with its evidence: the posterior mean of its
+    /// children's relevance, its own relevance a prior worth
+    /// [`PRIOR_CHILDREN`] children.
+    fn rescore(&self, page: u64) -> Rescore {
+        let n = f64::from(self.children);
+        let evidence = (PRIOR_CHILDREN * self.rule.page + self.relevance) / (PRIOR_CHILDREN + n);
+        Rescore {
+            page,
+            rule: LinkPriority {
+                page: evidence,
+                ..self.rule
+            },
+        }
+    }
 }
 
 /// The expanded pages' families, by page id.
@@ -86,13 +103,20 @@ impl Siblings {
             return None;
         }
         f.next_rescore = f.children.saturating_mul(2);
-        let prior = f.rule.page;
-        let n = f64::from(f.children);
-        let page = (PRIOR_CHILDREN * prior + f.relevance) / (PRIOR_CHILDREN + n);
-        Some(Rescore {
-            page: parent,
-            rule: LinkPriority { page, ..f.rule },
-        })
+        Some(f.rescore(parent))
+    }
+
+    /// Page `page`'s rule with the evidence its children give so far (none
+    /// when it has no family), for re-scoring the whole frontier after the
+    /// link model has learnt more (`crate::rescore`).
+    pub(crate) fn rescore_of(&self, page: u64) -> Option<Rescore> {
+        self.families.get(&page).map(|f| f.rescore(page))
+    }
+
+    /// Keeps only the families of the pages for which `waiting` holds (the
+    /// others have no child queued any more).
+    pub(crate) fn retain(&mut self, mut waiting: impl FnMut(u64) -> bool) {
+        self.families.retain(|&page, _| waiting(page));
     }
 
     /// Page `page` has no child queued any more: its family is dropped.
@@ -126,7 +150,21 @@ mod tests {
         );
         let fourth = s.child(1, 1.0).unwrap();
         assert!((fourth.rule.page - (3.6 + 1.0) / 8.0).abs() < 1e-12);
-        s.forget(1);
+        assert!(s.child(1, 1.0).is_none(), "the fifth waits for the eighth");
+        let now = s.rescore_of(1).unwrap();
+        assert!(
+            (now.rule.page - (3.6 + 2.0) / 9.0).abs() < 1e-12,
+            "a family's evidence is that of all its children so far"
+        );
+        s.expanded(7, LinkPriority::uniform(0.5));
+        assert!(
+            (s.rescore_of(7).unwrap().rule.page - 0.5).abs() < 1e-12,
+            "no child yet: the prior"
+        );
+        assert!(s.rescore_of(8).is_none());
+        s.retain(|page| page == 7);
+        assert!(s.rescore_of(1).is_none() && s.rescore_of(7).is_some());
+        s.forget(7);
         assert_eq!(s.len(), 0);
         assert!(s.child(1, 1.0).is_none(), "a forgotten page has no family");
     }

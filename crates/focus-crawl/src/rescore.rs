@@ -1,0 +1,273 @@
+//! Re-scoring queued links with newer evidence. A link's priority is set
+//! when its page is expanded, from what the crawl knew then: the page's
+//! relevance, the link model and its host's health of that moment. Two
+//! kinds of news re-score it later, in the frontier and in the store:
+//!
+//! - **its page's fetched children** (the sibling evidence of
+//!   [`crate::siblings`]): one page's queued children, after 1, 2, 4, …
+//!   of them were fetched;
+//! - **a link model that has learnt more**: every queued link (every
+//!   family's), each time the model's training pages reach
+//!   [`PRIOR_PAGES`]` · 2^k` (100, 200, 400, …), as ACHE re-classifies its
+//!   whole frontier when it retrains its link classifier. Without it a
+//!   link keeps the score of the model that met it: the links queued while
+//!   the model knew nothing keep the rule's ties, and a link the model
+//!   later learns to rate low keeps the rate of its first pages. The
+//!   doubling schedule bounds the work: when the frontier grows in
+//!   proportion to the crawl, the sweeps together read about twice the
+//!   links queued at the last one.
+//!
+//! Only policies that use the link model keep families, so only they
+//! re-score. A sweep happens at an exact count of training pages, so a
+//! resumed crawl, whose stored queue has the sweeps made before it
+//! stopped, sweeps next where the original did. Must not decide an order
+//! by itself (the frontier does) or fetch.
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::time::Instant;
+
+use focus_core::{CanonicalUrl, DomainKey, PageId};
+use focus_store::Store;
+
+use crate::apply::{stored_features, CrawlState};
+use crate::apprentice::PRIOR_PAGES;
+use crate::error::CrawlError;
+use crate::link_value::LinkKind;
+use crate::policy::LinkPriority;
+use crate::siblings::Rescore;
+use crate::tally::Tally;
+
+/// Whether the link model's `trained`-th training page calls for
+/// re-scoring the whole frontier: at [`PRIOR_PAGES`] training pages (the
+/// model's confidence ½) and each doubling after.
+pub(crate) fn frontier_due(trained: u64) -> bool {
+    let first = PRIOR_PAGES as u64;
+    trained >= first && trained.is_multiple_of(first) && (trained / first).is_power_of_two()
+}
+
+/// Re-scores every queued link that has a family (that took its priority
+/// from an expanded page) with its page's evidence and the link model and
+/// host health of now, in one pass over the stored queue in id order (a
+/// family's page is read once, for its site); the families left with no
+/// child queued are forgotten.
+pub(crate) fn rescore_frontier(st: &mut CrawlState) -> Result<(), CrawlError> {
+    let CrawlState {
+        frontier,
+        store,
+        tally,
+        ..
+    } = st;
+    let started = Instant::now();
+    let (mut read, mut moved) = (0_usize, 0_usize);
+    let mut sites: HashMap<u64, Option<DomainKey>> = HashMap::new();
+    for q in store.queued() {
+        let mut q = q?;
+        read += 1;
+        let Some(r) = q.parent.and_then(|p| tally.siblings.rescore_of(p)) else {
+            continue;
+        };
+        let site = match sites.entry(r.page) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(site_of(store, r.page)?),
+        };
+        let (Some(site), Ok(url)) = (site.as_ref(), q.url.parse::<CanonicalUrl>()) else {
+            continue;
+        };
+        let p = link_priority(tally, &r.rule, site, &url, &stored_features(&q));
+        if frontier.set_priority(PageId(q.id), p) {
+            q.priority = p;
+            store.update_queued(&q)?;
+            moved += 1;
+        }
+    }
+    tally.siblings.retain(|page| sites.contains_key(&page));
+    tracing::info!(
+        "link model retrained ({} training pages): {moved} of {read} queued links re-scored, \
+         {} pages' families kept, in {} ms",
+        tally.apprentice.trained(),
+        sites.len(),
+        started.elapsed().as_millis()
+    );
+    Ok(())
+}
+
+/// The site of stored page `page` (none when it is not stored or its URL
+/// no longer parses).
+fn site_of(store: &Store, page: u64) -> Result<Option<DomainKey>, CrawlError> {
+    Ok(store
+        .get_page(page)?
+        .and_then(|p| p.url.parse::<CanonicalUrl>().ok())
+        .map(|u| u.domain_key()))
+}
+
+/// The priority `rule` gives a link from a page on `site` to `url` with
+/// link features `features`: its link kind, the link model's blend and the
+/// target host's health. Used when a page is expanded and again when its
+/// queued children are re-scored, so both score a link alike.
+pub(crate) fn link_priority(
+    tally: &Tally,
+    rule: &LinkPriority,
+    site: &DomainKey,
+    url: &CanonicalUrl,
+    features: &[u32],
+) -> f64 {
+    let domain = url.domain_key();
+    rule.of(
+        LinkKind::between(site, &domain),
+        |r| tally.apprentice.blend(r, features),
+        || tally.hosts.factor(&url.host_key(), &domain),
+    )
+}
+
+/// Re-scores the queued children of a page (those it gave their priority)
+/// with its rule `r` (the evidence its fetched children give so far:
+/// [`crate::siblings`]) and the link model and host health of now,
+/// lowering or raising each in the frontier and in the store; the page's
+/// family is forgotten once none of its children is queued (fetched, or
+/// raised by another page).
+pub(crate) fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), CrawlError> {
+    let site = site_of(&st.store, r.page)?;
+    let mut waiting = 0_usize;
+    for (id, url) in st.store.outlinks(r.page)? {
+        let Some(mut q) = st.store.get_queued(id)? else {
+            continue;
+        };
+        if q.parent != Some(r.page) {
+            continue;
+        }
+        waiting += 1;
+        let (Some(site), Ok(url)) = (&site, url.parse::<CanonicalUrl>()) else {
+            continue;
+        };
+        let p = link_priority(&st.tally, &r.rule, site, &url, &stored_features(&q));
+        if st.frontier.set_priority(PageId(id), p) {
+            q.priority = p;
+            st.store.update_queued(&q)?;
+        }
+    }
+    if waiting == 0 {
+        st.tally.siblings.forget(r.page);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use focus_fetch::DuplicateDetector;
+    use focus_frontier::{Candidate, Discipline, Frontier};
+    use focus_store::PageRecord;
+
+    use super::*;
+    use crate::apply::queued;
+    use crate::crawl_graph::CrawlGraph;
+    use crate::output::PagesLog;
+    use crate::stagnation::StagnationConfig;
+
+    #[test]
+    fn the_frontier_is_re_scored_at_each_doubling_of_the_training_pages() {
+        let due: Vec<u64> = (0..=2_000).filter(|&n| frontier_due(n)).collect();
+        assert_eq!(due, [100, 200, 400, 800, 1_600]);
+    }
+
+    fn page(id: u64, url: &str) -> PageRecord {
+        PageRecord {
+            url: url.into(),
+            id,
+            attempt: 1,
+            retry: false,
+            final_url: None,
+            seq: id,
+            status: 200,
+            error: None,
+            relevance: 0.5,
+            class: None,
+            depth: 0,
+            parent: None,
+            fetched_at_ms: 0,
+            bytes: 0,
+            fingerprint: None,
+            content_hash: None,
+            duplicate: None,
+            link_features: Vec::new(),
+        }
+    }
+
+    /// Queues `url`, found on page `parent` by a link with `features`, at
+    /// priority ½ (frontier and store).
+    fn queue(st: &mut CrawlState, url: &str, parent: u64, features: &[u32]) -> PageId {
+        let Ok(url) = url.parse::<CanonicalUrl>() else {
+            panic!("{url} is a URL");
+        };
+        let c = Candidate::new(url, 1, Some(PageId(parent)), 0.5);
+        st.frontier.push(c.clone());
+        st.store
+            .enqueue(&[queued(&c, &st.frontier, features)])
+            .unwrap();
+        c.id
+    }
+
+    fn stored_priority(st: &CrawlState, id: PageId) -> f64 {
+        st.store.get_queued(id.0).unwrap().unwrap().priority
+    }
+
+    #[test]
+    fn a_sweep_re_scores_every_familys_queued_links_with_the_model_of_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut st = CrawlState {
+            frontier: Frontier::new(Discipline::NumtriesPriority),
+            store: Store::open(&dir.path().join("store")).unwrap(),
+            log: PagesLog::create(dir.path()).unwrap(),
+            texts: None,
+            tally: Tally::new(10, StagnationConfig::default()),
+            graph: CrawlGraph::default(),
+            duplicates: DuplicateDetector::new(3),
+        };
+        // Page 1 queued x and y, each at its rule's ½ while the model knew
+        // nothing; page 2 (no family: a policy without the link model)
+        // queued z; page 3's family has no child queued any more.
+        let rule = LinkPriority {
+            by_link_model: true,
+            ..LinkPriority::uniform(0.5)
+        };
+        for (id, url) in [
+            (1, "http://a.test/1"),
+            (2, "http://a.test/2"),
+            (3, "http://a.test/3"),
+        ] {
+            st.store.put_page(&page(id, url)).unwrap();
+        }
+        st.tally.siblings.expanded(1, rule);
+        st.tally.siblings.expanded(3, rule);
+        let x = queue(&mut st, "http://a.test/x", 1, &[7]);
+        let y = queue(&mut st, "http://b.test/y", 1, &[8]);
+        let z = queue(&mut st, "http://a.test/z", 2, &[7]);
+        // Since then the model learnt that feature 7 leads to relevant
+        // pages and feature 8 does not.
+        for _ in 0..100 {
+            st.tally.apprentice.train(&[7], 1.0);
+            st.tally.apprentice.train(&[8], 0.0);
+        }
+        rescore_frontier(&mut st).unwrap();
+        let (px, py) = (stored_priority(&st, x), stored_priority(&st, y));
+        assert!(px > 0.6 && py < 0.4, "x {px}, y {py}");
+        assert_eq!(
+            st.frontier.priority_of(x),
+            Some(px),
+            "frontier and store agree"
+        );
+        assert_eq!(st.frontier.priority_of(y), Some(py));
+        assert_eq!(
+            stored_priority(&st, z),
+            0.5,
+            "a link without a family keeps its priority"
+        );
+        assert!(st.tally.siblings.rescore_of(1).is_some());
+        assert!(
+            st.tally.siblings.rescore_of(3).is_none(),
+            "a family with no child queued is forgotten"
+        );
+        let first = st.frontier.pop_ready(0).map(|c| c.id);
+        assert_eq!(first, Some(x), "x is fetched first");
+    }
+}
