@@ -36,6 +36,8 @@ const STAGES: &[Stages] = &[
             "link_value.rs",
             "host_health.rs",
             "apprentice.rs",
+            "siblings.rs",
+            "rescore.rs",
             "stagnation.rs",
         ],
     },

@@ -175,21 +175,9 @@ mod tests {
             url: url.into(),
             id,
             attempt: 1,
-            retry: false,
-            final_url: None,
-            seq: id,
             status: 200,
-            error: None,
             relevance: 0.5,
-            class: None,
-            depth: 0,
-            parent: None,
-            fetched_at_ms: 0,
-            bytes: 0,
-            fingerprint: None,
-            content_hash: None,
-            duplicate: None,
-            link_features: Vec::new(),
+            ..PageRecord::default()
         }
     }
 

@@ -3,8 +3,9 @@
 use focus_core::{Duplicate, DuplicateKind, PageLine};
 use serde::{Deserialize, Serialize};
 
-/// The outcome of fetching one page (one line of `pages.jsonl`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The outcome of fetching one page (one line of `pages.jsonl`). Its
+/// `Default` is an empty record to fill in (id 0, no URL, attempt 0).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PageRecord {
     /// Canonical URL.
     pub url: String,
