@@ -18,10 +18,15 @@
 //!   links queued at the last one.
 //!
 //! Only policies that use the link model keep families, so only they
-//! re-score. A sweep happens at an exact count of training pages, so a
-//! resumed crawl, whose stored queue has the sweeps made before it
-//! stopped, sweeps next where the original did. Must not decide an order
-//! by itself (the frontier does) or fetch.
+//! re-score. A sweep happens at an exact count of training pages, once
+//! the page that reached it is stored, so a resumed crawl, whose stored
+//! queue has the sweeps made before it stopped, sweeps next where the
+//! original did. A sweep's last write records its count
+//! ([`SWEPT_KEY`]); a crawl stopped during a sweep has stored no page
+//! after it, so resume finds the count missing and sweeps again with the
+//! same model, which writes what the sweep would have
+//! ([`finish_interrupted_sweep`]). Must not decide an order by itself
+//! (the frontier does) or fetch.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -44,6 +49,31 @@ use crate::tally::Tally;
 pub(crate) fn frontier_due(trained: u64) -> bool {
     let first = PRIOR_PAGES as u64;
     trained >= first && trained.is_multiple_of(first) && (trained / first).is_power_of_two()
+}
+
+/// The run-metadata key of the training-page count of the last finished
+/// sweep.
+pub(crate) const SWEPT_KEY: &str = "link_model_swept_at";
+
+/// The training-page count of the last sweep due by `trained` training
+/// pages (none before the first).
+fn last_due(trained: u64) -> Option<u64> {
+    let first = PRIOR_PAGES as u64;
+    let doublings = (trained / first).checked_ilog2()?;
+    Some(first << doublings)
+}
+
+/// On resume, once the frontier is rebuilt: sweeps again when the last
+/// sweep due was not finished (the crawl stopped during it; a store
+/// written before sweeps existed gets one too).
+pub(crate) fn finish_interrupted_sweep(st: &mut CrawlState) -> Result<(), CrawlError> {
+    let Some(due) = last_due(st.tally.apprentice.trained()) else {
+        return Ok(());
+    };
+    if st.store.get_meta::<u64>(SWEPT_KEY)?.unwrap_or(0) < due {
+        rescore_frontier(st)?;
+    }
+    Ok(())
 }
 
 /// Re-scores every queued link that has a family (that took its priority
@@ -82,6 +112,7 @@ pub(crate) fn rescore_frontier(st: &mut CrawlState) -> Result<(), CrawlError> {
         }
     }
     tally.siblings.retain(|page| sites.contains_key(&page));
+    store.put_meta(SWEPT_KEY, &tally.apprentice.trained())?;
     tracing::info!(
         "link model retrained ({} training pages): {moved} of {read} queued links re-scored, \
          {} pages' families kept, in {} ms",
@@ -168,6 +199,10 @@ mod tests {
     fn the_frontier_is_re_scored_at_each_doubling_of_the_training_pages() {
         let due: Vec<u64> = (0..=2_000).filter(|&n| frontier_due(n)).collect();
         assert_eq!(due, [100, 200, 400, 800, 1_600]);
+        for n in [0, 99, 100, 101, 399, 400, 1_599, 1_600, 3_199] {
+            let last = due.iter().copied().rfind(|&d| d <= n);
+            assert_eq!(last_due(n), last, "last sweep due by {n}");
+        }
     }
 
     fn page(id: u64, url: &str) -> PageRecord {
@@ -199,25 +234,35 @@ mod tests {
         st.store.get_queued(id.0).unwrap().unwrap().priority
     }
 
-    #[test]
-    fn a_sweep_re_scores_every_familys_queued_links_with_the_model_of_now() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut st = CrawlState {
+    /// An empty crawl's state in `dir`.
+    fn state(dir: &std::path::Path) -> CrawlState {
+        CrawlState {
             frontier: Frontier::new(Discipline::NumtriesPriority),
-            store: Store::open(&dir.path().join("store")).unwrap(),
-            log: PagesLog::create(dir.path()).unwrap(),
+            store: Store::open(&dir.join("store")).unwrap(),
+            log: PagesLog::create(dir).unwrap(),
             texts: None,
             tally: Tally::new(10, StagnationConfig::default()),
             graph: CrawlGraph::default(),
             duplicates: DuplicateDetector::new(3),
-        };
+        }
+    }
+
+    /// A page's rule of ½ with the link model.
+    fn link_model_rule() -> LinkPriority {
+        LinkPriority {
+            by_link_model: true,
+            ..LinkPriority::uniform(0.5)
+        }
+    }
+
+    #[test]
+    fn a_sweep_re_scores_every_familys_queued_links_with_the_model_of_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut st = state(dir.path());
         // Page 1 queued x and y, each at its rule's ½ while the model knew
         // nothing; page 2 (no family: a policy without the link model)
         // queued z; page 3's family has no child queued any more.
-        let rule = LinkPriority {
-            by_link_model: true,
-            ..LinkPriority::uniform(0.5)
-        };
+        let rule = link_model_rule();
         for (id, url) in [
             (1, "http://a.test/1"),
             (2, "http://a.test/2"),
@@ -257,5 +302,27 @@ mod tests {
         );
         let first = st.frontier.pop_ready(0).map(|c| c.id);
         assert_eq!(first, Some(x), "x is fetched first");
+    }
+
+    #[test]
+    fn resume_finishes_a_sweep_the_crawl_stopped_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut st = state(dir.path());
+        st.store.put_page(&page(1, "http://a.test/1")).unwrap();
+        st.tally.siblings.expanded(1, link_model_rule());
+        let x = queue(&mut st, "http://a.test/x", 1, &[7]);
+        for _ in 0..50 {
+            st.tally.apprentice.train(&[7], 1.0);
+            st.tally.apprentice.train(&[8], 0.0);
+        }
+        // A finished sweep at 100 training pages: nothing to do again.
+        st.store.put_meta(SWEPT_KEY, &100_u64).unwrap();
+        finish_interrupted_sweep(&mut st).unwrap();
+        assert_eq!(stored_priority(&st, x), 0.5);
+        // The crawl stopped during the sweep at 100: it is made again.
+        st.store.put_meta(SWEPT_KEY, &0_u64).unwrap();
+        finish_interrupted_sweep(&mut st).unwrap();
+        assert!(stored_priority(&st, x) > 0.6);
+        assert_eq!(st.store.get_meta::<u64>(SWEPT_KEY).unwrap(), Some(100));
     }
 }

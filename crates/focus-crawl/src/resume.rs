@@ -20,6 +20,7 @@ use crate::apply::{
 use crate::error::CrawlError;
 use crate::parts::Analysis;
 use crate::policy::LinkPriority;
+use crate::rescore;
 use crate::scorer::Scorer;
 use crate::siblings::family_key;
 
@@ -157,6 +158,7 @@ pub(crate) fn resume(
             });
         }
     }
+    rescore::finish_interrupted_sweep(st)?;
     Ok(format!(
         "resumed: {} pages already fetched, {} queued",
         st.tally.fetched,
