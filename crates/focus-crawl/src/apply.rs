@@ -1,6 +1,7 @@
 //! Applying one judged page, in pop order: the duplicate check, the
 //! policy's expansion into the frontier, the store record (page, links,
-//! newly queued URLs), the `pages.jsonl` line and the tally. A page whose
+//! newly queued URLs), the re-scorings its lesson calls for
+//! (`rescore.rs`), the `pages.jsonl` line and the tally. A page whose
 //! text repeats an earlier page's is recorded and marked, but not
 //! expanded, not learnt from and not counted as harvest. An attempt that
 //! failed transiently puts its URL back in the frontier with numtries + 1
