@@ -33,7 +33,8 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use focus_core::{CanonicalUrl, DomainKey, PageId};
-use focus_store::Store;
+use focus_frontier::Frontier;
+use focus_store::{QueuedUrl, Store};
 
 use crate::apply::{stored_features, CrawlState};
 use crate::apprentice::PRIOR_PAGES;
@@ -47,8 +48,7 @@ use crate::tally::Tally;
 /// re-scoring the whole frontier: at [`PRIOR_PAGES`] training pages (the
 /// model's confidence ½) and each doubling after.
 pub(crate) fn frontier_due(trained: u64) -> bool {
-    let first = PRIOR_PAGES as u64;
-    trained >= first && trained.is_multiple_of(first) && (trained / first).is_power_of_two()
+    last_due(trained) == Some(trained)
 }
 
 /// The run-metadata key of the training-page count of the last finished
@@ -92,7 +92,7 @@ pub(crate) fn rescore_frontier(st: &mut CrawlState) -> Result<(), CrawlError> {
     let (mut read, mut moved) = (0_usize, 0_usize);
     let mut sites: HashMap<u64, Option<DomainKey>> = HashMap::new();
     for q in store.queued() {
-        let mut q = q?;
+        let q = q?;
         read += 1;
         let Some(r) = q.parent.and_then(|p| tally.siblings.rescore_of(p)) else {
             continue;
@@ -104,12 +104,9 @@ pub(crate) fn rescore_frontier(st: &mut CrawlState) -> Result<(), CrawlError> {
         let (Some(site), Ok(url)) = (site.as_ref(), q.url.parse::<CanonicalUrl>()) else {
             continue;
         };
-        let p = link_priority(tally, &r.rule, site, &url, &stored_features(&q));
-        if frontier.set_priority(PageId(q.id), p) {
-            q.priority = p;
-            store.update_queued(&q)?;
-            moved += 1;
-        }
+        moved += usize::from(rescore_link(
+            frontier, store, tally, &r.rule, site, &url, q,
+        )?);
     }
     tally.siblings.retain(|page| sites.contains_key(&page));
     store.put_meta(SWEPT_KEY, &tally.apprentice.trained())?;
@@ -161,7 +158,7 @@ pub(crate) fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), C
     let site = site_of(&st.store, r.page)?;
     let mut waiting = 0_usize;
     for (id, url) in st.store.outlinks(r.page)? {
-        let Some(mut q) = st.store.get_queued(id)? else {
+        let Some(q) = st.store.get_queued(id)? else {
             continue;
         };
         if q.parent != Some(r.page) {
@@ -171,11 +168,15 @@ pub(crate) fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), C
         let (Some(site), Ok(url)) = (&site, url.parse::<CanonicalUrl>()) else {
             continue;
         };
-        let p = link_priority(&st.tally, &r.rule, site, &url, &stored_features(&q));
-        if st.frontier.set_priority(PageId(id), p) {
-            q.priority = p;
-            st.store.update_queued(&q)?;
-        }
+        rescore_link(
+            &mut st.frontier,
+            &st.store,
+            &st.tally,
+            &r.rule,
+            site,
+            &url,
+            q,
+        )?;
     }
     if waiting == 0 {
         st.tally.siblings.forget(r.page);
@@ -183,10 +184,31 @@ pub(crate) fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), C
     Ok(())
 }
 
+/// Gives queued link `q` (to `url`, from a page on `site` with rule
+/// `rule`) the priority of now, in the frontier and in the store; whether
+/// it moved.
+fn rescore_link(
+    frontier: &mut Frontier,
+    store: &Store,
+    tally: &Tally,
+    rule: &LinkPriority,
+    site: &DomainKey,
+    url: &CanonicalUrl,
+    mut q: QueuedUrl,
+) -> Result<bool, CrawlError> {
+    let p = link_priority(tally, rule, site, url, &stored_features(&q));
+    if !frontier.set_priority(PageId(q.id), p) {
+        return Ok(false);
+    }
+    q.priority = p;
+    store.update_queued(&q)?;
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use focus_fetch::DuplicateDetector;
-    use focus_frontier::{Candidate, Discipline, Frontier};
+    use focus_frontier::{Candidate, Discipline};
     use focus_store::PageRecord;
 
     use super::*;
