@@ -78,6 +78,12 @@ struct Cli {
     /// Leave the scikit-learn reference crawler out of the evaluation.
     #[arg(long)]
     no_reference: bool,
+    /// `wikispeedia` and `corpus` only: the distiller's period of the
+    /// evaluated crawls that distil (soft, hard, BINGO!'s harvest); their
+    /// own default, 1,000 pages, when not given (a crawl of the default
+    /// budget then distils only at its end).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    distill_every: Option<u64>,
     /// Only these crawlers of the evaluation (comma-separated: soft,
     /// soft-sequential, soft-previous, hard, context, context-standard,
     /// bingo, bingo-paper, bfs, random, reference, oracle; `none` for
@@ -147,6 +153,7 @@ async fn main() -> anyhow::Result<()> {
             reference,
             crawlers,
             categories,
+            distill_every: cli.distill_every,
         };
         if !cli.splits.is_empty() {
             let report = focus_experiments::eval::splits(&cfg, &cli.splits).await?;

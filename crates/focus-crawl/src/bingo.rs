@@ -33,6 +33,7 @@ use std::collections::BTreeSet;
 use focus_core::{CanonicalUrl, DomainKey, TopicId};
 use focus_frontier::TopicCaps;
 
+use crate::link_value::LinkValue;
 use crate::policy::{Expansion, HardFocus, LinkPriority, Order, PageVerdict, Policy};
 
 /// The paper's maximum tunnelling distance (§5.1).
@@ -119,6 +120,18 @@ impl Bingo {
     }
 }
 
+impl Bingo {
+    /// The priority of the outlinks of a page whose evidence (relevance,
+    /// decayed by its tunnel) is `evidence`.
+    fn rule(&self, evidence: f64) -> LinkPriority {
+        LinkPriority {
+            by_host_health: self.apprentice,
+            by_link_model: self.apprentice,
+            ..LinkPriority::uniform(evidence)
+        }
+    }
+}
+
 impl Policy for Bingo {
     fn name(&self) -> &'static str {
         match self.phase {
@@ -141,15 +154,14 @@ impl Policy for Bingo {
     fn uses_link_model(&self) -> bool {
         self.apprentice
     }
+    fn hub_citation(&self, _links: &LinkValue) -> LinkPriority {
+        self.rule(1.0)
+    }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
         let relevance = page.relevance.clamp(0.0, 1.0);
         match page.tunnel.child(self.accepts(page), self.max_tunnel) {
             Some(tunnel) => Expansion::Expand {
-                priority: LinkPriority {
-                    by_host_health: self.apprentice,
-                    by_link_model: self.apprentice,
-                    ..LinkPriority::uniform(tunnel.decay(relevance))
-                },
+                priority: self.rule(tunnel.decay(relevance)),
                 tunnel,
             },
             None => Expansion::Prune,
@@ -298,6 +310,11 @@ mod tests {
             }
             Expansion::Prune => panic!("a harvest tunnels"),
         }
+        // A hub citation: the paper's highest priority, kept under the
+        // link model and host health.
+        assert_eq!(paper.hub_citation(&links), LinkPriority::uniform(1.0));
+        let cited = h.hub_citation(&links);
+        assert!(cited.page == 1.0 && cited.by_link_model && cited.by_host_health);
         // Learning stays the paper's sharp focus.
         let l = Bingo::learning(&[]).with_apprentice();
         assert!(!l.uses_link_model() && !l.backs_off_failing_hosts());

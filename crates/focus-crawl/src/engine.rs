@@ -25,6 +25,7 @@ use crate::observer::{Observer, Progress};
 use crate::output::{self, PagesLog, TextLog};
 use crate::parts::{Parts, Split};
 use crate::pipeline::{Busy, PageStages, Pipeline};
+use crate::policy::Policy;
 use crate::resume;
 use crate::scorer::Scorer;
 use crate::tally::Tally;
@@ -129,7 +130,7 @@ pub async fn run(
         let fetched = st.tally.fetched;
         if policy.uses_distiller() && fetched >= next_distil {
             next_distil = next_distillation(fetched, cfg.distill_every);
-            let note = distil_and_raise(&mut st, cfg.hub_percentile)?;
+            let note = distil_and_raise(policy.as_ref(), &mut st, cfg.hub_percentile)?;
             observer.note(&note);
         }
     }
@@ -219,18 +220,18 @@ async fn one_batch(
 }
 
 /// Distils the crawl graph and raises the unvisited citations of the top
-/// hubs to the frontier's highest priority (persisted, so a resumed crawl
+/// hubs to the policy's rule for them ([`Policy::hub_citation`]: the
+/// highest priority for the papers' rules; persisted, so a resumed crawl
 /// keeps them); returns the note to show.
-fn distil_and_raise(st: &mut CrawlState, hub_percentile: f64) -> Result<String, CrawlError> {
+fn distil_and_raise(
+    policy: &dyn Policy,
+    st: &mut CrawlState,
+    hub_percentile: f64,
+) -> Result<String, CrawlError> {
     let started = Instant::now();
     let d = distill(&st.graph, TOP_K, hub_percentile)?;
-    let raised = st.frontier.raise_to_max(&d.missed);
-    for id in &d.missed {
-        if let (Some(mut q), Some(p)) = (st.store.get_queued(id.0)?, st.frontier.priority_of(*id)) {
-            q.priority = p;
-            st.store.update_queued(&q)?;
-        }
-    }
+    let rule = policy.hub_citation(&st.tally.links);
+    let raised = crate::rescore::raise_hub_citations(st, &rule, &d.missed)?;
     let (nodes, edges) = st.graph.size();
     Ok(format!(
         "distilled at {} pages ({nodes} pages and {edges} links in the graph) in {} ms: {} hubs, {raised} unvisited hub citations raised",

@@ -190,6 +190,18 @@ pub trait Policy: Send + Sync {
     fn order(&self) -> Order;
     /// Whether the periodic distiller raises hub citations for this crawl.
     fn uses_distiller(&self) -> bool;
+    /// The rule that raises an unvisited page cited by one of the
+    /// distiller's top hubs: the rule of a link from a page of the highest
+    /// evidence (R = 1), given what links of each kind have been worth
+    /// (`links`). A citation is raised to it, never lowered. By default
+    /// the highest priority, 1, as the 1999 papers raise hub citations
+    /// (their rule is R itself); a rule with learnt link kinds, the link
+    /// model or host health keeps them, so a citation of a kind of link,
+    /// a link or a host the crawl has learnt to expect nothing from is
+    /// raised less.
+    fn hub_citation(&self, _links: &LinkValue) -> LinkPriority {
+        LinkPriority::uniform(1.0)
+    }
     /// The decision for one judged page.
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion;
     /// Whether a host that fails waits before its next try
@@ -308,13 +320,22 @@ impl Policy for SoftFocus {
     fn uses_link_model(&self) -> bool {
         self.link_model
     }
+    fn hub_citation(&self, links: &LinkValue) -> LinkPriority {
+        self.rule(1.0, links)
+    }
     fn expand(&self, page: &PageVerdict<'_>) -> Expansion {
-        let r = page.relevance.clamp(0.0, 1.0);
-        let priority = if self.learnt_links {
+        Expansion::expand(self.rule(page.relevance.clamp(0.0, 1.0), page.links))
+    }
+}
+
+impl SoftFocus {
+    /// The priority of the outlinks of a page of relevance `r`.
+    fn rule(self, r: f64, links: &LinkValue) -> LinkPriority {
+        if self.learnt_links {
             LinkPriority {
                 page: r,
-                same_site: page.links.factor(LinkKind::SameSite),
-                cross_site: page.links.factor(LinkKind::CrossSite),
+                same_site: links.factor(LinkKind::SameSite),
+                cross_site: links.factor(LinkKind::CrossSite),
                 by_host_health: self.host_health,
                 by_link_model: self.link_model,
             }
@@ -324,8 +345,7 @@ impl Policy for SoftFocus {
                 by_link_model: self.link_model,
                 ..LinkPriority::uniform(r)
             }
-        };
-        Expansion::expand(priority)
+        }
     }
 }
 
@@ -610,5 +630,30 @@ mod tests {
                 Expansion::expand(LinkPriority::uniform(0.5))
             );
         }
+    }
+
+    #[test]
+    fn hub_citations_get_the_rule_of_a_page_of_relevance_one() {
+        let mut links = LinkValue::new();
+        for _ in 0..1000 {
+            links.observe(1.0, LinkKind::SameSite, 0.8);
+            links.observe(1.0, LinkKind::CrossSite, 0.04);
+        }
+        // The papers raise them to the highest priority.
+        for paper in [SoftFocus::VLDB, SoftFocus::WWW] {
+            assert_eq!(paper.hub_citation(&links), LinkPriority::uniform(1.0));
+        }
+        assert_eq!(HardFocus.hub_citation(&links), LinkPriority::uniform(1.0));
+        // The default keeps what it learnt of link kinds, links and hosts.
+        assert_eq!(
+            SoftFocus::default().hub_citation(&links),
+            LinkPriority {
+                page: 1.0,
+                same_site: 1.0,
+                cross_site: links.factor(LinkKind::CrossSite),
+                by_host_health: true,
+                by_link_model: true,
+            }
+        );
     }
 }

@@ -1,11 +1,15 @@
 //! Re-scoring queued links with newer evidence. A link's priority is set
 //! when its page is expanded, from what the crawl knew then: the page's
-//! relevance, the link model and its host's health of that moment. Two
+//! relevance, the link model and its host's health of that moment. Three
 //! kinds of news re-score it later, in the frontier and in the store:
 //!
 //! - **its page's fetched children** (the sibling evidence of
 //!   [`crate::siblings`]): one page's queued children, after 1, 2, 4, …
 //!   of them were fetched;
+//! - **a citation by one of the distiller's top hubs**: the link is raised
+//!   to the policy's rule for a page of the highest evidence
+//!   ([`crate::policy::Policy::hub_citation`]; the papers' raise to the
+//!   highest priority), never lowered ([`raise_hub_citations`]);
 //! - **a link model that has learnt more**: every queued link (every
 //!   family's), each time the model's training pages reach
 //!   [`PRIOR_PAGES`]` · 2^k` (100, 200, 400, …), as ACHE re-classifies its
@@ -146,6 +150,40 @@ pub(crate) fn link_priority(
         |r| tally.apprentice.blend(r, features),
         || tally.hosts.factor(&url.host_key(), &domain),
     )
+}
+
+/// Raises the queued URLs among `cited` (the unvisited citations of the
+/// distiller's top hubs) to the priority `rule` gives the link that queued
+/// each (its page's site, its features; `rule`'s evidence alone when its
+/// page is not stored), in the frontier and in the store; a URL already
+/// that high keeps its priority. Returns how many moved.
+pub(crate) fn raise_hub_citations(
+    st: &mut CrawlState,
+    rule: &LinkPriority,
+    cited: &[PageId],
+) -> Result<usize, CrawlError> {
+    let mut raised = 0;
+    for id in cited {
+        let Some(mut q) = st.store.get_queued(id.0)? else {
+            continue;
+        };
+        let site = match q.parent {
+            Some(page) => site_of(&st.store, page)?,
+            None => None,
+        };
+        let p = match (site, q.url.parse::<CanonicalUrl>()) {
+            (Some(site), Ok(url)) => {
+                link_priority(&st.tally, rule, &site, &url, &stored_features(&q))
+            }
+            _ => rule.page,
+        };
+        if st.frontier.raise(*id, p) {
+            q.priority = p;
+            st.store.update_queued(&q)?;
+            raised += 1;
+        }
+    }
+    Ok(raised)
 }
 
 /// Re-scores the queued children of a page (those it gave their priority)
@@ -324,6 +362,53 @@ mod tests {
         );
         let first = st.frontier.pop_ready(0).map(|c| c.id);
         assert_eq!(first, Some(x), "x is fetched first");
+    }
+
+    #[test]
+    fn a_hub_citation_is_raised_to_the_rule_for_a_page_of_the_highest_evidence() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut st = state(dir.path());
+        st.store.put_page(&page(1, "http://a.test/1")).unwrap();
+        // x and y were queued at ½ by page 1; z by a page not stored.
+        let x = queue(&mut st, "http://a.test/x", 1, &[7]);
+        let y = queue(&mut st, "http://b.test/y", 1, &[8]);
+        let z = queue(&mut st, "http://a.test/z", 2, &[8]);
+        for _ in 0..100 {
+            st.tally.apprentice.train(&[7], 1.0);
+            st.tally.apprentice.train(&[8], 0.0);
+        }
+        // The papers' rule: every citation to the highest priority.
+        let paper = LinkPriority::uniform(1.0);
+        let mut papers = state(&dir.path().join("papers"));
+        papers.store.put_page(&page(1, "http://a.test/1")).unwrap();
+        let py = queue(&mut papers, "http://b.test/y", 1, &[8]);
+        assert_eq!(raise_hub_citations(&mut papers, &paper, &[py]).unwrap(), 1);
+        assert_eq!(papers.frontier.priority_of(py), Some(1.0));
+        // With the link model, a citation whose link it learnt to expect
+        // nothing from is raised less; here not above its own ½, so it
+        // keeps it.
+        let rule = LinkPriority {
+            by_link_model: true,
+            ..paper
+        };
+        let raised = raise_hub_citations(&mut st, &rule, &[x, y, z, PageId(99)]).unwrap();
+        assert_eq!(raised, 2, "x and z moved, y and the unqueued 99 did not");
+        assert_eq!(st.frontier.priority_of(x), Some(1.0));
+        assert_eq!(stored_priority(&st, x), 1.0, "frontier and store agree");
+        assert_eq!(st.frontier.priority_of(y), Some(0.5));
+        assert_eq!(stored_priority(&st, y), 0.5);
+        assert!(
+            rule.of(
+                LinkKind::CrossSite,
+                |r| st.tally.apprentice.blend(r, &[8]),
+                || 1.0
+            ) < 0.5
+        );
+        assert_eq!(
+            st.frontier.priority_of(z),
+            Some(1.0),
+            "without its page, the rule's evidence alone"
+        );
     }
 
     #[test]

@@ -58,13 +58,17 @@ async fn the_evaluation_runs_on_a_labelled_multi_host_corpus_with_dead_links() {
             Crawler::Oracle,
         ],
         categories: defaults[..2].to_vec(),
+        distill_every: Some(50),
     };
     let command = eval_command(&cfg, &corpus);
     assert!(
         command.starts_with(&format!(
             "cargo xtask eval corpus --corpus {}",
             corpus_dir.display()
-        )) && command.ends_with(&format!("--categories {}", defaults[..2].join(","))),
+        )) && command.ends_with(&format!(
+            "--categories {} --distill-every 50",
+            defaults[..2].join(",")
+        )),
         "{command}"
     );
     let md = focus_experiments::eval::crawl_report(&cfg).await.unwrap();

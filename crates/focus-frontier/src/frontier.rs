@@ -352,15 +352,19 @@ impl Frontier {
         r
     }
 
-    /// Raises queued URLs to the maximum priority (citations of top hubs);
-    /// returns how many were queued.
+    /// Raises queued URLs to the maximum priority, 1 (citations of top
+    /// hubs); returns how many were below it.
     pub fn raise_to_max(&mut self, ids: &[PageId]) -> usize {
-        let n = ids
-            .iter()
-            .filter(|id| self.rekey(**id, 1.0).is_some())
-            .count();
-        self.stats.raised += n as u64;
-        n
+        ids.iter().filter(|id| self.raise(**id, 1.0)).count()
+    }
+
+    /// Raises a queued URL to `priority` when that is higher than its own
+    /// (a citation of a top hub; never lowers it); whether it moved.
+    pub fn raise(&mut self, id: PageId, priority: f64) -> bool {
+        let higher = self.priority_of(id).is_some_and(|p| priority > p);
+        let moved = higher && self.rekey(id, priority) == Some(true);
+        self.stats.raised += u64::from(moved);
+        moved
     }
 
     /// Sets a queued URL's priority, lower or higher (a page's links

@@ -438,12 +438,29 @@ fn hub_citations_are_raised_to_the_maximum_and_bad_hosts_drained() {
     f.push(cand(2, 1, 0, 0.5));
     f.push(low.clone());
     assert_eq!(f.raise_to_max(&[low.id, PageId(42)]), 1);
+    assert_eq!(f.raise_to_max(&[low.id]), 0, "already at the maximum");
     assert_eq!(f.pop_ready(0).unwrap().id, low.id);
     let drained = f.mark_bad(&cand(2, 0, 0, 0.0).host);
     assert_eq!(drained.len(), 1);
     assert_eq!(f.push(cand(2, 9, 0, 1.0)), PushResult::Dropped);
     assert!(f.is_empty());
     assert_eq!(f.stats().dropped_bad_host, 2);
+}
+
+#[test]
+fn a_hub_citation_is_raised_to_a_priority_but_never_lowered() {
+    let mut f = Frontier::new(Discipline::Lexicographic);
+    let (high, mid) = (cand(2, 1, 0, 0.5), cand(1, 1, 0, 0.3));
+    f.push(high.clone());
+    f.push(mid.clone());
+    assert!(!f.raise(mid.id, 0.2), "a raise never lowers");
+    assert!(!f.raise(PageId(42), 0.9), "not queued");
+    assert_eq!(f.priority_of(mid.id), Some(0.3));
+    assert!(f.raise(mid.id, 0.6));
+    assert_eq!(f.priority_of(mid.id), Some(0.6));
+    assert_eq!(f.stats().raised, 1);
+    assert_eq!(f.pop_ready(0).unwrap().id, mid.id, "0.6 is above 0.5");
+    assert_eq!(f.pop_ready(0).unwrap().id, high.id);
 }
 
 #[test]

@@ -242,7 +242,10 @@ pub fn eval_command(cfg: &EvalConfig, corpus: &Corpus) -> String {
         cmd.push_str(" --categories ");
         cmd.push_str(&cfg.categories.join(","));
     }
-    cmd
+    match cfg.distill_every {
+        Some(n) => format!("{cmd} --distill-every {n}"),
+        None => cmd,
+    }
 }
 
 /// Settings of one evaluation run.
@@ -266,6 +269,11 @@ pub struct EvalConfig {
     /// The categories to evaluate, as topic paths of the corpus (see
     /// [`default_categories`]).
     pub categories: Vec<String>,
+    /// The distiller's period (`--distill-every`) of the crawls that
+    /// distil (soft, hard, BINGO!'s harvest), or `None` for their own
+    /// default (1,000 pages: a crawl of the default budget then distils
+    /// only at its end).
+    pub distill_every: Option<u64>,
 }
 
 /// The optional scikit-learn reference crawler.
@@ -556,6 +564,7 @@ async fn crawl(
         max_pages: cfg.pages as u64,
         seed: cfg.seed,
         strategy,
+        distill_every: cfg.distill_every.unwrap_or(base.distill_every),
         concurrency: if crawler == Crawler::SoftSequential {
             1
         } else {

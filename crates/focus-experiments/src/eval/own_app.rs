@@ -37,12 +37,14 @@ pub(super) async fn bingo_crawl(
 ) -> Result<Vec<String>, AppError> {
     let source = corpus_source(cfg, category, Some(examples), seeds);
     let pages = cfg.pages as u64;
+    let base = CrawlPlan::new(source, dir.to_path_buf());
     let plan = focus_cli::BingoPlan::new(
         CrawlPlan {
             max_pages: pages,
             seed: cfg.seed,
             strategy: Strategy::of(bingo),
-            ..CrawlPlan::new(source, dir.to_path_buf())
+            distill_every: cfg.distill_every.unwrap_or(base.distill_every),
+            ..base
         },
         bingo_learning_pages(pages),
     );

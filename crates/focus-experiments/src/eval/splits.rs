@@ -282,6 +282,7 @@ mod tests {
             reference: None,
             crawlers: Vec::new(),
             categories: Vec::new(),
+            distill_every: None,
         };
         let (a, b) = ("Science/Biology/Birds", "Music");
         let split = |seed, soft_b| {
