@@ -307,6 +307,15 @@ mod tests {
         }
     }
 
+    /// Trains the link model on `pages` pairs of pages: a link with
+    /// feature 7 led to a relevant page, one with feature 8 did not.
+    fn teach(st: &mut CrawlState, pages: usize) {
+        for _ in 0..pages {
+            st.tally.apprentice.train(&[7], 1.0);
+            st.tally.apprentice.train(&[8], 0.0);
+        }
+    }
+
     /// A page's rule of ½ with the link model.
     fn link_model_rule() -> LinkPriority {
         LinkPriority {
@@ -337,10 +346,7 @@ mod tests {
         let z = queue(&mut st, "http://a.test/z", 2, &[7]);
         // Since then the model learnt that feature 7 leads to relevant
         // pages and feature 8 does not.
-        for _ in 0..100 {
-            st.tally.apprentice.train(&[7], 1.0);
-            st.tally.apprentice.train(&[8], 0.0);
-        }
+        teach(&mut st, 100);
         rescore_frontier(&mut st).unwrap();
         let (px, py) = (stored_priority(&st, x), stored_priority(&st, y));
         assert!(px > 0.6 && py < 0.4, "x {px}, y {py}");
@@ -373,10 +379,7 @@ mod tests {
         let x = queue(&mut st, "http://a.test/x", 1, &[7]);
         let y = queue(&mut st, "http://b.test/y", 1, &[8]);
         let z = queue(&mut st, "http://a.test/z", 2, &[8]);
-        for _ in 0..100 {
-            st.tally.apprentice.train(&[7], 1.0);
-            st.tally.apprentice.train(&[8], 0.0);
-        }
+        teach(&mut st, 100);
         // The papers' rule: every citation to the highest priority.
         let paper = LinkPriority::uniform(1.0);
         let mut papers = state(&dir.path().join("papers"));
@@ -418,10 +421,7 @@ mod tests {
         st.store.put_page(&page(1, "http://a.test/1")).unwrap();
         st.tally.siblings.expanded(1, link_model_rule());
         let x = queue(&mut st, "http://a.test/x", 1, &[7]);
-        for _ in 0..50 {
-            st.tally.apprentice.train(&[7], 1.0);
-            st.tally.apprentice.train(&[8], 0.0);
-        }
+        teach(&mut st, 50);
         // A finished sweep at 100 training pages: nothing to do again.
         st.store.put_meta(SWEPT_KEY, &100_u64).unwrap();
         finish_interrupted_sweep(&mut st).unwrap();
