@@ -118,9 +118,7 @@ impl Bingo {
             }
         }
     }
-}
 
-impl Bingo {
     /// The priority of the outlinks of a page whose evidence (relevance,
     /// decayed by its tunnel) is `evidence`.
     fn rule(&self, evidence: f64) -> LinkPriority {

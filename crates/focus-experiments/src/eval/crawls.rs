@@ -276,6 +276,22 @@ pub struct EvalConfig {
     pub distill_every: Option<u64>,
 }
 
+impl EvalConfig {
+    /// The plan of one evaluated crawl with `strategy` from `source`,
+    /// written to `dir`: the evaluation's budget, seed and distiller
+    /// period, the crawler's defaults otherwise.
+    pub(super) fn plan(&self, source: TopicSource, dir: &Path, strategy: Strategy) -> CrawlPlan {
+        let base = CrawlPlan::new(source, dir.to_path_buf());
+        CrawlPlan {
+            max_pages: self.pages as u64,
+            seed: self.seed,
+            strategy,
+            distill_every: self.distill_every.unwrap_or(base.distill_every),
+            ..base
+        }
+    }
+}
+
 /// The optional scikit-learn reference crawler.
 #[derive(Debug, Clone)]
 pub struct Reference {
@@ -559,19 +575,10 @@ async fn crawl(
         }),
     };
     let source = corpus_source(cfg, category, Some(examples), seeds);
-    let base = CrawlPlan::new(source, dir.to_path_buf());
-    let plan = CrawlPlan {
-        max_pages: cfg.pages as u64,
-        seed: cfg.seed,
-        strategy,
-        distill_every: cfg.distill_every.unwrap_or(base.distill_every),
-        concurrency: if crawler == Crawler::SoftSequential {
-            1
-        } else {
-            base.concurrency
-        },
-        ..base
-    };
+    let mut plan = cfg.plan(source, dir, strategy);
+    if crawler == Crawler::SoftSequential {
+        plan.concurrency = 1;
+    }
     run(&plan).await?;
     read_urls(&dir.join("pages.jsonl")).map(Some)
 }

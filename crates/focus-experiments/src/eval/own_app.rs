@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use focus_app::{run_context, AppError};
-use focus_cli::{ContextPlan, CrawlPlan, Strategy};
+use focus_cli::{ContextPlan, Strategy};
 use focus_core::TopicId;
 use focus_websim::Corpus;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
@@ -36,17 +36,9 @@ pub(super) async fn bingo_crawl(
     dir: &Path,
 ) -> Result<Vec<String>, AppError> {
     let source = corpus_source(cfg, category, Some(examples), seeds);
-    let pages = cfg.pages as u64;
-    let base = CrawlPlan::new(source, dir.to_path_buf());
     let plan = focus_cli::BingoPlan::new(
-        CrawlPlan {
-            max_pages: pages,
-            seed: cfg.seed,
-            strategy: Strategy::of(bingo),
-            distill_every: cfg.distill_every.unwrap_or(base.distill_every),
-            ..base
-        },
-        bingo_learning_pages(pages),
+        cfg.plan(source, dir, Strategy::of(bingo)),
+        bingo_learning_pages(cfg.pages as u64),
     );
     focus_app::run_bingo(&plan).await?;
     let mut urls = read_urls(&dir.join("learning").join("pages.jsonl"))?;
@@ -76,12 +68,7 @@ pub(super) async fn context_crawl(
     let plan = ContextPlan {
         targets: CONTEXT_TARGETS,
         targets_file: Some(targets.to_path_buf()),
-        ..ContextPlan::new(CrawlPlan {
-            max_pages: cfg.pages as u64,
-            seed: cfg.seed,
-            strategy: Strategy::of(own),
-            ..CrawlPlan::new(source, dir.to_path_buf())
-        })
+        ..ContextPlan::new(cfg.plan(source, dir, Strategy::of(own)))
     };
     run_context(&plan).await?;
     read_urls(&dir.join("pages.jsonl"))
