@@ -2,7 +2,7 @@
 //! (`cargo xtask eval wikispeedia`, `cargo xtask eval corpus --corpus
 //! PATH`): the training split every crawler and
 //! classifier shares (`eval/split.rs`), the classifier evaluation on it
-//! (`eval/classify/`: evaluation, report, svmlight export), the crawls and their scores (`eval/crawls.rs`; BINGO! and the
+//! (`eval/classify/`: evaluation, report, svmlight export), the crawls (`eval/crawls.rs`; their scores and the oracle's bound, `eval/scoring.rs`; BINGO! and the
 //! context-graph crawlers through their own compositions, `eval/own_app.rs`),
 //! the optional scikit-learn reference crawler (`eval/reference.rs`), the
 //! report with its curves (`eval/report.rs`) and the comparison with the
@@ -15,6 +15,7 @@ mod own_app;
 mod paired;
 pub mod reference;
 mod report;
+mod scoring;
 pub mod split;
 mod splits;
 

@@ -16,6 +16,7 @@
 mod components;
 mod focus_cost;
 mod growth;
+mod nginx;
 mod peers;
 mod process;
 

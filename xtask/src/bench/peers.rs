@@ -8,13 +8,12 @@
 //! the server (its access log), the same way for both crawlers.
 
 use std::fmt::Write as _;
-use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
+use super::nginx::{free_port, Nginx, Served, Site};
 use super::process::{cargo, spread, Log, Measured};
 
 /// The settings of the comparison.
@@ -35,29 +34,6 @@ struct Run {
     busy: Option<(f64, f64)>,
 }
 
-/// Responses in the server's access log, by status.
-#[derive(Default, Debug, PartialEq, Eq)]
-struct Served {
-    ok: u64,
-    not_found: u64,
-    other: u64,
-}
-
-impl Served {
-    fn parse(log: &str) -> Self {
-        let mut s = Served::default();
-        for line in log.lines() {
-            match line.trim() {
-                "200" => s.ok += 1,
-                "404" => s.not_found += 1,
-                "" => {}
-                _ => s.other += 1,
-            }
-        }
-        s
-    }
-}
-
 /// The binaries and files the comparison uses.
 struct Setup {
     work: PathBuf,
@@ -68,6 +44,17 @@ struct Setup {
     good: String,
     port: u16,
     nginx: PathBuf,
+}
+
+impl Setup {
+    /// What nginx serves in this comparison.
+    fn served(&self) -> Site<'_> {
+        Site {
+            exe: &self.nginx,
+            root: &self.site,
+            port: self.port,
+        }
+    }
 }
 
 /// Run the comparison (`focus-soft` and `websim` already built with
@@ -216,7 +203,7 @@ fn crawl(
         }
     };
     cmd.stdout(Stdio::piped());
-    let server = Nginx::start(setup, &run_dir, log)?;
+    let server = Nginx::start(&setup.served(), &run_dir, log)?;
     let measured = log.measure(&cmd, &run_dir.join("crawl.log"));
     let served = server.stop()?;
     let measured = measured?;
@@ -242,7 +229,7 @@ fn crawl(
 fn wrk(setup: &Setup, page: &str, concurrency: usize, log: &mut Log) -> Result<f64> {
     let dir = setup.work.join("wrk");
     std::fs::create_dir_all(&dir)?;
-    let server = Nginx::start(setup, &dir, log)?;
+    let server = Nginx::start(&setup.served(), &dir, log)?;
     let mut cmd = Command::new("wrk");
     cmd.args(["-t2", &format!("-c{concurrency}"), "-d10s"])
         .arg(format!("http://127.0.0.1:{}{page}", setup.port));
@@ -256,82 +243,6 @@ fn wrk(setup: &Setup, page: &str, concurrency: usize, log: &mut Log) -> Result<f
         .find_map(|l| l.strip_prefix("Requests/sec:"))
         .and_then(|v| v.trim().parse().ok())
         .with_context(|| format!("no Requests/sec in wrk's output:\n{text}"))
-}
-
-/// nginx on loopback, serving the site, one access log line (the status)
-/// per request.
-struct Nginx {
-    child: Child,
-    prefix: PathBuf,
-    exe: PathBuf,
-}
-
-impl Nginx {
-    fn start(setup: &Setup, dir: &Path, log: &mut Log) -> Result<Nginx> {
-        let prefix = dir.join("nginx");
-        std::fs::create_dir_all(prefix.join("tmp"))?;
-        let p = prefix.display();
-        let conf = format!(
-            "daemon off;\nworker_processes 1;\npid {p}/nginx.pid;\n\
-             events {{ worker_connections 1024; }}\n\
-             http {{\n  include /etc/nginx/mime.types;\n  default_type application/octet-stream;\n\
-             \x20 log_format status '$status';\n  access_log {p}/access.log status;\n\
-             \x20 client_body_temp_path {p}/tmp; proxy_temp_path {p}/tmp; fastcgi_temp_path {p}/tmp;\n\
-             \x20 uwsgi_temp_path {p}/tmp; scgi_temp_path {p}/tmp;\n\
-             \x20 keepalive_requests 100000;\n\
-             \x20 server {{ listen 127.0.0.1:{port}; root {site}; index index.html; }}\n}}\n",
-            port = setup.port,
-            site = setup.site.display(),
-        );
-        std::fs::write(prefix.join("nginx.conf"), conf)?;
-        let mut cmd = Command::new(&setup.nginx);
-        cmd.args(nginx_args(&prefix));
-        log.note(&cmd);
-        let child = cmd
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("starting nginx")?;
-        let addr = SocketAddr::from(([127, 0, 0, 1], setup.port));
-        let started = Instant::now();
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-            if started.elapsed() > Duration::from_secs(10) {
-                bail!("nginx did not listen on {addr}; see {p}/error.log");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Ok(Nginx {
-            child,
-            prefix,
-            exe: setup.nginx.clone(),
-        })
-    }
-
-    /// Stop the server and read what it served.
-    fn stop(mut self) -> Result<Served> {
-        let status = Command::new(&self.exe)
-            .args(nginx_args(&self.prefix))
-            .args(["-s", "stop"])
-            .status();
-        if !status.is_ok_and(|s| s.success()) {
-            self.child.kill()?;
-        }
-        self.child.wait()?;
-        let text = std::fs::read_to_string(self.prefix.join("access.log")).unwrap_or_default();
-        Ok(Served::parse(&text))
-    }
-}
-
-fn nginx_args(prefix: &Path) -> Vec<String> {
-    let p = prefix.display();
-    vec![
-        "-p".into(),
-        format!("{p}/"),
-        "-c".into(),
-        format!("{p}/nginx.conf"),
-        "-e".into(),
-        format!("{p}/error.log"),
-    ]
 }
 
 fn report(
@@ -493,10 +404,6 @@ fn count_folders(dir: &Path) -> usize {
     subs.iter().map(|p| count_folders(p)).sum()
 }
 
-fn free_port() -> Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
-
 /// The path of `tool` on `PATH`, if any.
 pub(crate) fn which(tool: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| {
@@ -510,19 +417,6 @@ pub(crate) fn which(tool: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn access_log_counts_by_status() {
-        let s = Served::parse("200\n200\n404\n301\n\n200\n");
-        assert_eq!(
-            s,
-            Served {
-                ok: 3,
-                not_found: 1,
-                other: 1
-            }
-        );
-    }
 
     fn run(pages: u64, wall_s: f64, peak_rss_mb: f64) -> Run {
         Run {
