@@ -180,6 +180,22 @@ fn fresh_work_dir(root: &std::path::Path, name: &str) -> Result<std::path::PathB
     Ok(work)
 }
 
+/// The checkout a report measures (`git describe --always --dirty`, read
+/// before the build), so a report that outlives the code it measured says
+/// which code that was; `?` outside a git checkout.
+fn commit(root: &std::path::Path) -> String {
+    Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "?".to_owned())
+}
+
 /// The cargo that runs xtask (`$CARGO`), or `cargo` on the `PATH`.
 fn cargo_program() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())

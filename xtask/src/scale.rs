@@ -86,6 +86,7 @@ const SAMPLE_EVERY: Duration = Duration::from_secs(1);
 
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let s = Scale::parse(args)?;
+    let commit = crate::commit(root);
     run_cargo(root, &["build", "--release", "-p", "focus-soft"])?;
     let exe = root.join("target/release/focus-soft");
     let work = crate::fresh_work_dir(root, "scale")?;
@@ -127,7 +128,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         killed: b1,
         resumed: (b2, resumed),
     };
-    let report = report(&s, &runs, &check)?;
+    let report = report(&s, &runs, &check, &commit)?;
     let path = root.join("docs/results/scale.md");
     std::fs::write(&path, report)?;
     println!("wrote {}", path.display());
@@ -329,7 +330,7 @@ fn peak(samples: &[Sample]) -> Sample {
         .fold(samples[0], |a, b| if b.hwm_mb > a.hwm_mb { b } else { a })
 }
 
-fn report(s: &Scale, runs: &Runs, check: &ResumeCheck) -> Result<String> {
+fn report(s: &Scale, runs: &Runs, check: &ResumeCheck, commit: &str) -> Result<String> {
     let ((a, straight), (f, filled)) = (&runs.straight, &runs.filled);
     let (b1, (b2, resumed)) = (&runs.killed, &runs.resumed);
     if a.is_empty() || f.is_empty() || b1.is_empty() || b2.is_empty() {
@@ -344,7 +345,8 @@ fn report(s: &Scale, runs: &Runs, check: &ResumeCheck) -> Result<String> {
     writeln!(
         o,
         "Written by `cargo xtask scale` (defaults: `--pages 200000 --web 1000000 \
-         --frontier-memory 10000 --kill-at 100000`) on a {cpus}-CPU machine; the crawl \
+         --frontier-memory 10000 --kill-at 100000`) at commit {commit} on a {cpus}-CPU \
+         machine; the crawl \
          is `target/release/focus-soft {}` (the websim runs in the same process). \
          Resident memory is the process's VmRSS and its peak VmHWM, read from \
          `/proc` every second; the bound is the one `docs/crawl.md` states: \

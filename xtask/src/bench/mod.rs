@@ -205,7 +205,7 @@ fn machine(root: &Path) -> String {
         kernel.trim(),
         version("rustc", &["-V"]),
         version("wrk", &["-v"]),
-        version("git", &["describe", "--always", "--dirty"]),
+        crate::commit(root),
     )
 }
 
