@@ -2,7 +2,7 @@
 //! (`cargo xtask eval wikispeedia`, `cargo xtask eval corpus --corpus
 //! PATH`): the training split every crawler and
 //! classifier shares (`eval/split.rs`), the classifier evaluation on it
-//! (`eval/classify/`: evaluation, report, svmlight export), the crawls (`eval/crawls.rs`; their scores and the oracle's bound, `eval/scoring.rs`; BINGO! and the
+//! (`eval/classify/`: evaluation, report, svmlight export), the crawlers and seed protocols it names (`eval/crawler.rs`), the crawls (`eval/crawls.rs`; their scores and the oracle's bound, `eval/scoring.rs`; BINGO! and the
 //! context-graph crawlers through their own compositions, `eval/own_app.rs`),
 //! the optional scikit-learn reference crawler (`eval/reference.rs`), the
 //! report with its curves (`eval/report.rs`) and the comparison with the
@@ -10,6 +10,7 @@
 //! its paired statistics (`eval/paired.rs`).
 
 pub mod classify;
+mod crawler;
 pub mod crawls;
 mod own_app;
 mod paired;

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use focus_core::TopicId;
 use focus_websim::{Corpus, Site};
 
-use super::crawls::{Crawler, Protocol};
+use super::crawler::{Crawler, Protocol};
 use super::split::Split;
 
 /// One crawl's score.
