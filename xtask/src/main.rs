@@ -90,14 +90,15 @@ tasks:
          replaced and beside --dispatch fill, on websim webs 1-3 with and
          without dead links and on the cycling and mutual funds leaves
          -> docs/results/websim-defaults.md (about 85 min, most
-         of it the held crawls' waits on Crawl-delay hosts)
+         of it the held crawls' waits on the hosts with their best URLs)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
          a long focus-soft crawl of the million-page websim (200,000
          pages, hot tier 10,000 URLs), straight, with --dispatch fill, and
          killed at 100,000 then resumed: memory against the documented
          bound, throughput and true harvest, the default dispatch against
          fill, the resumed output -> docs/results/scale.md (hours: the
-         default crawls wait on Crawl-delay hosts, docs/crawl.md)";
+         default crawls wait on the hosts with their best URLs,
+         docs/crawl.md)";
 
 /// The steps of CI, in order; `.ci/run` runs `cargo xtask ci`, so the two
 /// cannot drift apart.
