@@ -6,9 +6,17 @@
 //! on-topic pages (a one-step look-ahead, also from ground truth). No real
 //! crawler can judge a URL before fetching it, so its harvest at any point
 //! bounds what the focused crawlers can reach from those seeds by links
-//! alone. Ground truth: for analysis, never for crawlers.
+//! alone. A page is on topic when its topic is `topic` or under it (a
+//! crawl's good topic may be an inner node, as `focus-soft`'s default
+//! `recreation/outdoors` is). With `dead` (a percentage, as
+//! `--websim-dead-links` gives it) that share of cross-host links is dead;
+//! the oracle knows which and never follows one, so the fall of its harvest
+//! against the same web without dead links is what the dead links take
+//! from any crawler by reach alone, before the fetches a real crawler
+//! spends discovering them. Ground truth: for analysis, never for crawlers.
 //!
-//! `cargo run --release -p focus-websim --example oracle -- [topic] [pages] [seeds] [web seed] [web pages]`
+//! `cargo run --release -p focus-websim --example oracle -- [topic] [pages] [seeds] [web seed] [web pages] [dead]`
+//! (`0` web pages: the default web's size)
 
 use std::collections::{BinaryHeap, HashSet, VecDeque};
 
@@ -27,7 +35,9 @@ struct Oracle<'w> {
 
 impl Oracle<'_> {
     fn relevant(&self, pid: u32) -> bool {
-        self.web.truth_of(pid) == Some(self.topic)
+        self.web
+            .truth_of(pid)
+            .is_some_and(|t| self.web.taxonomy().is_ancestor_or_self(self.topic, t))
     }
 
     fn targets(&self, pid: u32) -> impl Iterator<Item = u32> + '_ {
@@ -85,14 +95,19 @@ fn main() -> Result<(), WebsimError> {
     let web_seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let mut config = WebConfig::default();
     if let Some(n) = args.next().and_then(|s| s.parse::<u32>().ok()) {
-        config = config.with_pages(n);
+        if n > 0 {
+            config = config.with_pages(n);
+        }
+    }
+    let dead: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    if dead > 0 {
+        config = config.with_dead_links(dead);
     }
     let web = Web::new(config, web_seed)?;
     let Some(topic) = web.taxonomy().find(&topic_path) else {
         eprintln!("no topic {topic_path}");
         std::process::exit(2);
     };
-    let total = (web.truth_share(topic) * f64::from(web.page_count())).round() as usize;
     let mut o = Oracle {
         web: &web,
         topic,
@@ -101,6 +116,7 @@ fn main() -> Result<(), WebsimError> {
         off_topic: BinaryHeap::new(),
         order: 0,
     };
+    let total = (0..web.page_count()).filter(|p| o.relevant(*p)).count();
     for url in web.seed_urls(topic, seeds) {
         if let Some(pid) = web.page_id(&url) {
             o.discover(pid);
@@ -117,8 +133,8 @@ fn main() -> Result<(), WebsimError> {
     }
     let found = hits.iter().filter(|h| **h).count();
     println!(
-        "{topic_path} (web seed {web_seed}, {} pages, {seeds} seeds): {total} on-topic pages; \
-         oracle crawl of {} pages",
+        "{topic_path} (web seed {web_seed}, {} pages, {dead} % of cross-host links dead, \
+         {seeds} seeds): {total} on-topic pages; oracle crawl of {} pages",
         web.page_count(),
         hits.len()
     );
