@@ -76,10 +76,45 @@ impl WordTokenizer {
             word.extend(c.to_lowercase());
         }
     }
-}
 
-impl Tokenizer for WordTokenizer {
-    fn for_each_token(&self, text: &str, f: &mut dyn FnMut(&str)) {
+    /// [`Tokenizer::for_each_token`] of ASCII text, byte by byte: on ASCII,
+    /// `char::is_alphanumeric` is `u8::is_ascii_alphanumeric`, lower-casing
+    /// is `to_ascii_lowercase`, a word's chars are its bytes, and the
+    /// typographic apostrophe cannot occur, so the tokens are the same
+    /// without decoding a char.
+    fn for_each_ascii_token(&self, text: &[u8], f: &mut dyn FnMut(&str)) {
+        let mut word = String::with_capacity(32);
+        let next_is_alphanumeric =
+            |i: usize| text.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+        for (i, &b) in text.iter().enumerate() {
+            if b.is_ascii_alphanumeric() {
+                let b = if self.lowercase {
+                    b.to_ascii_lowercase()
+                } else {
+                    b
+                };
+                word.push(char::from(b));
+            } else if b == b'\'' && !word.is_empty() && next_is_alphanumeric(i) {
+                // An apostrophe inside a word joins it (as below).
+            } else if b == b'-'
+                && !self.split_hyphens
+                && !word.is_empty()
+                && next_is_alphanumeric(i)
+            {
+                word.push('-');
+            } else if !word.is_empty() {
+                let chars = word.len();
+                self.emit(&mut word, chars, f);
+            }
+        }
+        if !word.is_empty() {
+            let chars = word.len();
+            self.emit(&mut word, chars, f);
+        }
+    }
+
+    /// [`Tokenizer::for_each_token`] by the definition, char by char.
+    fn for_each_char_token(&self, text: &str, f: &mut dyn FnMut(&str)) {
         let mut word = String::with_capacity(32);
         let mut chars = 0usize;
         let mut it = text.chars().peekable();
@@ -106,6 +141,16 @@ impl Tokenizer for WordTokenizer {
         }
         if !word.is_empty() {
             self.emit(&mut word, chars, f);
+        }
+    }
+}
+
+impl Tokenizer for WordTokenizer {
+    fn for_each_token(&self, text: &str, f: &mut dyn FnMut(&str)) {
+        if text.is_ascii() {
+            self.for_each_ascii_token(text.as_bytes(), f);
+        } else {
+            self.for_each_char_token(text, f);
         }
     }
 }
@@ -143,5 +188,24 @@ mod tests {
         };
         assert_eq!(toks(&cased, "Tokyo 東京"), ["Tokyo", "東京"]);
         assert!(toks(&t, &"x".repeat(100)).is_empty(), "over max_len");
+    }
+
+    proptest::proptest! {
+        /// The ASCII path gives the tokens of the char-by-char definition,
+        /// whatever the tokenizer's settings.
+        #[test]
+        fn ascii_tokens_match_the_definition(
+            s in "[a-zA-Z0-9 '\\-.,]{0,60}",
+            lowercase: bool,
+            keep_digits: bool,
+            split_hyphens: bool,
+            min_len in 1usize..4,
+        ) {
+            let t = WordTokenizer { lowercase, keep_digits, split_hyphens, min_len, max_len: 8 };
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            t.for_each_ascii_token(s.as_bytes(), &mut |w| fast.push(w.to_owned()));
+            t.for_each_char_token(&s, &mut |w| slow.push(w.to_owned()));
+            proptest::prop_assert_eq!(fast, slow);
+        }
     }
 }
