@@ -68,7 +68,7 @@ fn push_text(buf: &mut String, s: &str) {
             // One space after a word of this stretch stays in it; so does
             // one at the start when `buf` ends with a word.
             let one_space = i - run == 1 && bytes[run] == b' ';
-            let after_word = run > start || (!buf.is_empty() && !buf.ends_with(' '));
+            let after_word = run > start || ends_in_word(buf);
             if !(one_space && after_word) {
                 buf.push_str(&s[start..run]);
                 separate(buf);
@@ -92,8 +92,13 @@ fn push_words(buf: &mut String, s: &str) {
     }
 }
 
+/// Whether `buf` ends with a word, so the next word needs a space first.
+fn ends_in_word(buf: &str) -> bool {
+    !buf.is_empty() && !buf.ends_with(' ')
+}
+
 fn separate(buf: &mut String) {
-    if !buf.is_empty() && !buf.ends_with(' ') {
+    if ends_in_word(buf) {
         buf.push(' ');
     }
 }
