@@ -106,6 +106,9 @@ fn bench(c: &mut Criterion) {
 
     let mut t = c.benchmark_group("train");
     t.sample_size(10);
+    t.bench_function("hier_nb, 400 docs x ~1000 terms", |b| {
+        b.iter(|| HierNb::train(&tax, &examples, HierNbConfig::default()).unwrap());
+    });
     t.bench_function("svm tree, 400 docs x ~1000 terms", |b| {
         b.iter(|| SvmTree::train(&tax, &examples, &SvmConfig::default()).unwrap());
     });

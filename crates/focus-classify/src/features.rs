@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use focus_core::IdHashing;
 use focus_text::{SparseVec, TermId};
 use serde::{Deserialize, Serialize};
 
@@ -36,18 +37,22 @@ pub fn mi_scores(
     if docs.is_empty() || num_classes == 0 {
         return Vec::new();
     }
-    let mut tf: HashMap<TermId, f64> = HashMap::new();
+    let mut tf: HashMap<TermId, f64, IdHashing> = HashMap::default();
     for (d, _) in docs {
         for &(t, w) in d.entries() {
             *tf.entry(t).or_insert(0.0) += w;
         }
     }
     let mut cands: Vec<(TermId, f64)> = tf.into_iter().collect();
-    cands.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    if candidates > 0 {
+    if candidates > 0 && candidates < cands.len() {
+        // The most frequent `candidates` (ties → smaller id); their order
+        // does not matter, the scores are sorted by a total order below.
+        cands.select_nth_unstable_by(candidates - 1, |a, b| {
+            b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+        });
         cands.truncate(candidates);
     }
-    let index: HashMap<TermId, usize> = cands
+    let index: HashMap<TermId, usize, IdHashing> = cands
         .iter()
         .enumerate()
         .map(|(i, &(t, _))| (t, i))
@@ -131,5 +136,38 @@ mod tests {
         // Candidate pre-selection by frequency: with 1 candidate only the
         // most frequent term (ties → smaller id) is scored.
         assert_eq!(mi_scores(&labelled, 2, 1).len(), 1);
+    }
+
+    #[test]
+    fn candidates_are_the_most_frequent_terms_ties_to_the_smaller_id() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        // Few distinct terms and small counts, so many frequencies tie.
+        let docs: Vec<SparseVec> = (0..40)
+            .map(|_| SparseVec::from_terms((0..12).map(|_| TermId(rng.random_range(0..60)))))
+            .collect();
+        let labelled: Vec<(&SparseVec, usize)> = docs.iter().zip((0..3).cycle()).collect();
+        // By the definition: total frequency, sorted, the first `c` kept.
+        let mut tf: Vec<(TermId, f64)> = Vec::new();
+        for (d, _) in &labelled {
+            for &(t, w) in d.entries() {
+                match tf.iter_mut().find(|(x, _)| *x == t) {
+                    Some((_, f)) => *f += w,
+                    None => tf.push((t, w)),
+                }
+            }
+        }
+        tf.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let all = mi_scores(&labelled, 3, 0);
+        assert_eq!(all.len(), tf.len());
+        for c in [1, 2, 7, 20, tf.len() - 1, tf.len(), tf.len() + 5] {
+            let kept: Vec<TermId> = tf.iter().take(c).map(|&(t, _)| t).collect();
+            let expected: Vec<(TermId, f64)> = all
+                .iter()
+                .filter(|(t, _)| kept.contains(t))
+                .copied()
+                .collect();
+            assert_eq!(mi_scores(&labelled, 3, c), expected, "{c} candidates");
+        }
     }
 }
