@@ -27,8 +27,34 @@ impl Default for FeatureConfig {
     }
 }
 
+/// Highest value first, ties to the smaller term id: the order of both
+/// the frequency pre-selection and the scores.
+fn highest_first(a: &(TermId, f64), b: &(TermId, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+/// Keeps the first `k` of `v` in [`highest_first`] order, in no order
+/// (`0`, or at least `v.len()`, keeps all).
+fn keep_highest(v: &mut Vec<(TermId, f64)>, k: usize) {
+    if k > 0 && k < v.len() {
+        v.select_nth_unstable_by(k - 1, highest_first);
+        v.truncate(k);
+    }
+}
+
 /// The MI score of every candidate term, highest first (ties: smaller id).
 pub fn mi_scores(
+    docs: &[(&SparseVec, usize)],
+    num_classes: usize,
+    candidates: usize,
+) -> Vec<(TermId, f64)> {
+    let mut scores = unsorted_mi_scores(docs, num_classes, candidates);
+    scores.sort_by(highest_first);
+    scores
+}
+
+/// [`mi_scores`] in no order.
+fn unsorted_mi_scores(
     docs: &[(&SparseVec, usize)],
     num_classes: usize,
     candidates: usize,
@@ -44,14 +70,9 @@ pub fn mi_scores(
         }
     }
     let mut cands: Vec<(TermId, f64)> = tf.into_iter().collect();
-    if candidates > 0 && candidates < cands.len() {
-        // The most frequent `candidates` (ties → smaller id); their order
-        // does not matter, the scores are sorted by a total order below.
-        cands.select_nth_unstable_by(candidates - 1, |a, b| {
-            b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
-        });
-        cands.truncate(candidates);
-    }
+    // The most frequent `candidates` (ties → smaller id); their order does
+    // not matter.
+    keep_highest(&mut cands, candidates);
     let index: HashMap<TermId, usize, IdHashing> = cands
         .iter()
         .enumerate()
@@ -71,7 +92,7 @@ pub fn mi_scores(
             }
         }
     }
-    let mut scores: Vec<(TermId, f64)> = cands
+    cands
         .iter()
         .enumerate()
         .map(|(i, &(t, _))| {
@@ -92,17 +113,13 @@ pub fn mi_scores(
                 .fold(f64::NEG_INFINITY, f64::max);
             (t, best)
         })
-        .collect();
-    scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    scores
+        .collect()
 }
 
 /// The selected features, sorted by term id.
 pub fn select(docs: &[(&SparseVec, usize)], num_classes: usize, cfg: FeatureConfig) -> Vec<TermId> {
-    let mut scores = mi_scores(docs, num_classes, cfg.candidates);
-    if cfg.top_k > 0 {
-        scores.truncate(cfg.top_k);
-    }
+    let mut scores = unsorted_mi_scores(docs, num_classes, cfg.candidates);
+    keep_highest(&mut scores, cfg.top_k);
     let mut terms: Vec<TermId> = scores.into_iter().map(|(t, _)| t).collect();
     terms.sort();
     terms
@@ -139,7 +156,7 @@ mod tests {
     }
 
     #[test]
-    fn candidates_are_the_most_frequent_terms_ties_to_the_smaller_id() {
+    fn candidates_and_features_are_the_highest_ties_to_the_smaller_id() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         // Few distinct terms and small counts, so many frequencies tie.
@@ -168,6 +185,16 @@ mod tests {
                 .copied()
                 .collect();
             assert_eq!(mi_scores(&labelled, 3, c), expected, "{c} candidates");
+            // The kept features: the first `k` of those scores, by term id.
+            for k in [1, 3, 10, c, c + 1] {
+                let mut top: Vec<TermId> = expected.iter().take(k).map(|&(t, _)| t).collect();
+                top.sort();
+                let cfg = FeatureConfig {
+                    top_k: k,
+                    candidates: c,
+                };
+                assert_eq!(select(&labelled, 3, cfg), top, "{k} of {c}");
+            }
         }
     }
 }
