@@ -135,6 +135,33 @@ pub fn link_features(
     f.into_boxed_slice()
 }
 
+/// The relation feature of a host's root queued after a dead link to the
+/// host ([`crate::ascent`]); links have 0 (same host), 1 (same site) or 2
+/// (other site).
+const ASCENT_RELATION: u32 = 3;
+
+/// The features of the root of a host that a dead link pointed to: the dead
+/// link's own (its anchor, context, host words, the citing page's decile
+/// and class), without its URL path's words (the root has none) and with
+/// the relation "ascent" instead of the link's, so the model learns what
+/// such roots yield apart from what links yield.
+pub fn ascent_features(dead_link: &[u32]) -> Box<[u32]> {
+    let mut f: Vec<u32> = dead_link
+        .iter()
+        .copied()
+        .filter(|&x| !matches!(x >> 28, ns::URL_PATH | ns::RELATION))
+        .collect();
+    f.push(feature(ns::RELATION, ASCENT_RELATION));
+    f.sort_unstable();
+    f.dedup();
+    f.into_boxed_slice()
+}
+
+/// Whether `features` are those of an ascent ([`ascent_features`]).
+pub fn is_ascent(features: &[u32]) -> bool {
+    features.contains(&feature(ns::RELATION, ASCENT_RELATION))
+}
+
 /// Which tenth of [0, 1] `x` falls in (NaN: the first).
 fn decile(x: f64) -> u32 {
     if x.is_nan() {
@@ -387,6 +414,30 @@ mod tests {
             }),
             &*a
         );
+    }
+
+    #[test]
+    fn an_ascent_keeps_the_dead_links_words_but_its_path_and_relation() {
+        let f = Featurizer::default();
+        let page = Canonicalizer::default()
+            .canonicalize("http://birds.test/a.html")
+            .unwrap();
+        let dead = link_features(
+            &f,
+            &Zero,
+            &citing(&page, 0.95),
+            &link("http://owls.example/barn/owls.html", "owls", "barn owls"),
+        );
+        let root = ascent_features(&dead);
+        assert!(is_ascent(&root) && !is_ascent(&dead));
+        assert!(root.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+        let owl = f.text("owls").entries()[0].0 .0;
+        assert!(root.contains(&feature(ns::ANCHOR, owl)));
+        assert!(root.contains(&feature(ns::PARENT_CLASS, 3)));
+        assert!(dead.contains(&feature(ns::URL_PATH, owl)));
+        assert!(!root.iter().any(|x| x >> 28 == ns::URL_PATH));
+        assert!(!root.contains(&feature(ns::RELATION, 2)));
+        assert_eq!(&*ascent_features(&root), &*root, "idempotent");
     }
 
     #[test]
