@@ -345,9 +345,9 @@ pub(crate) fn apply(
 
 /// Queues the root of a gone page's host that has served no page
 /// ([`crate::ascent`]) at the priority `c` had, times what ascents have
-/// yielded, as a child of the dead URL, with the dead link's features as
-/// an ascent's; a root already queued lower is raised (keeping the anchors
-/// stored for it).
+/// yielded, as a child of the dead URL, marked as an ascent (it teaches the
+/// link model nothing); a root already queued lower is raised (keeping the
+/// anchors stored for it).
 fn ascend(
     st: &mut CrawlState,
     c: &Candidate,
@@ -362,7 +362,7 @@ fn ascend(
         tunnel: c.tunnel,
         ..Candidate::new(root, c.depth + 1, Some(c.id), priority)
     };
-    let features = apprentice::ascent_features(&record.link_features);
+    let features = apprentice::ascent_features();
     match st.frontier.push(cand.clone()) {
         PushResult::Queued => new.push(queued(&cand, &st.frontier, &features)),
         PushResult::Raised => {

@@ -15,10 +15,10 @@
 //! pseudo-ascents. Where dead hosts keep their home pages the factor stays
 //! near 1; where roots are missing too (a replayed corpus holding only some
 //! pages of each host) it falls with each failed root and later roots sink
-//! in the frontier, still queued: nothing is dropped. The root carries the
-//! dead link's features as an ascent
-//! ([`crate::apprentice::ascent_features`]), so the link model learns what
-//! roots yield apart from what links yield.
+//! in the frontier, still queued: nothing is dropped. The root is marked as
+//! an ascent ([`crate::apprentice::ascent_features`]) and teaches the link
+//! model nothing: no link leads to it, so what it yields says nothing of
+//! the dead link's words.
 //!
 //! A host gets at most one root (the frontier never queues a URL twice),
 //! none once it has served a page (its links lead the crawl in) and none
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn roots_that_fail_sink_later_roots_and_roots_that_answer_keep_them() {
-        let root = apprentice::ascent_features(&[]).into_vec();
+        let root = apprentice::ascent_features().into_vec();
         let mut a = Ascents::new();
         assert_eq!(a.factor(), 1.0, "no ascent yet: the dead link's priority");
         let mut last = 1.0;
