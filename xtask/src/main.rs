@@ -89,8 +89,9 @@ tasks:
          the default focus-soft crawl beside the configurations it
          replaced and beside --dispatch fill, on websim webs 1-3 with and
          without dead links and on the cycling and mutual funds leaves
-         -> docs/results/websim-defaults.md (about 85 min, most
-         of it the held crawls' waits on the hosts with their best URLs)
+         -> docs/results/websim-defaults.md (four crawls at a time,
+         about 40 min, most of it the held crawls' waits on the hosts
+         with their best URLs)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
          a long focus-soft crawl of the million-page websim (200,000
          pages, hot tier 10,000 URLs), straight, with --dispatch fill, and
