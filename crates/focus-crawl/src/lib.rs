@@ -74,7 +74,6 @@
 
 mod apply;
 pub mod apprentice;
-pub mod ascent;
 pub mod bingo;
 mod cited;
 pub mod collections;

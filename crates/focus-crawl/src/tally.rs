@@ -11,7 +11,6 @@ use focus_eval::HarvestTracker;
 use focus_fetch::ROBOTS_DISALLOWED;
 
 use crate::apprentice::Apprentice;
-use crate::ascent::Ascents;
 use crate::host_health::HostHealth;
 use crate::link_value::LinkValue;
 use crate::siblings::Siblings;
@@ -35,9 +34,6 @@ pub(crate) struct Tally {
     pub(crate) hosts: HostHealth,
     /// The online link model (trained only when the policy uses it).
     pub(crate) apprentice: Apprentice,
-    /// The hosts that served a page, and what the roots climbed to after
-    /// dead links answered.
-    pub(crate) ascents: Ascents,
     /// What expanded pages' fetched children yielded (policies with the
     /// link model).
     pub(crate) siblings: Siblings,
@@ -69,7 +65,6 @@ impl Tally {
             links: LinkValue::new(),
             hosts: HostHealth::new(),
             apprentice: Apprentice::new(),
-            ascents: Ascents::new(),
             siblings: Siblings::default(),
             outcomes: BTreeMap::new(),
             retried: 0,
