@@ -90,7 +90,7 @@ tasks:
          replaced and beside --dispatch fill, on websim webs 1-3 with and
          without dead links and on the cycling and mutual funds leaves
          -> docs/results/websim-defaults.md (four crawls at a time,
-         about 40 min, most of it the held crawls' waits on the hosts
+         about 30 min, most of it the held crawls' waits on the hosts
          with their best URLs)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
          a long focus-soft crawl of the million-page websim (200,000
