@@ -125,7 +125,8 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let exe = root.join("target/release/focus-soft");
     let work = root.join("target/defaults");
     let started = Instant::now();
-    // Every (configuration, crawl) pair, taken in turn by JOBS workers.
+    // Every (configuration, crawl) pair, taken in turn by JOBS workers;
+    // the first failure is reported once the crawls running then end.
     let jobs: Vec<(usize, usize)> = (0..CONFIGS.len())
         .flat_map(|c| (0..CRAWLS.len()).map(move |i| (c, i)))
         .collect();
@@ -138,6 +139,10 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
                 let k = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&(c, i)) = jobs.get(k) else { break };
                 let r = crawl(&exe, &work, c, i);
+                if r.is_err() {
+                    // No crawl starts after one has failed.
+                    next.store(jobs.len(), Ordering::SeqCst);
+                }
                 if let Ok(mut all) = results.lock() {
                     all[k] = Some(r);
                 }
