@@ -417,3 +417,64 @@ async fn dead_links_are_counted_and_dead_hosts_wait() {
         dns(&kinds_out)
     );
 }
+
+/// Path ascent (`focus_crawl::ascent`): with four in five cross-host links
+/// dead, the default crawl climbs from a page that answered 404 to its
+/// host's root, once per host and only while the host has served no page;
+/// the root is the dead URL's child, and the summary counts the roots and
+/// those that answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_page_on_a_host_not_yet_entered_sends_the_crawl_to_its_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("soft");
+    let mut p = plan(&out, 300, Crawler::SOFT);
+    p.source = TopicSource::Websim {
+        good: vec![],
+        seeds: None,
+        pages: None,
+        dead_links: Some(80),
+        page_faults: None,
+    };
+    // A web whose crawl meets a dead link worth climbing from early on
+    // (roots are priced from the crawl's base rate, so on most webs the
+    // first climbs come later than a fast test should wait).
+    p.seed = 5;
+    let s = run(&p).await.unwrap();
+    let lines: Vec<focus_core::PageLine> = std::fs::read_to_string(out.join("pages.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| focus_core::PageLine::parse(l).unwrap())
+        .collect();
+    let host = |u: &str| u.split('/').nth(2).unwrap_or_default().to_owned();
+    let (mut roots, mut answered) = (0, 0);
+    let mut climbed = HashSet::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(parent) = l.parent.as_deref() else {
+            continue;
+        };
+        let Some(dead) = lines[..i].iter().position(|d| d.url == parent) else {
+            continue;
+        };
+        if lines[dead].error.as_deref() != Some("status_404") {
+            continue;
+        }
+        // A child of a page that answered 404: only its host's root.
+        assert_eq!(l.url, format!("http://{}/", host(parent)), "{parent}");
+        assert!(climbed.insert(host(&l.url)), "one root per host: {}", l.url);
+        assert!(
+            lines[..dead]
+                .iter()
+                .all(|e| host(&e.url) != host(parent) || e.error.is_some()),
+            "{} had served a page before {parent}",
+            host(parent)
+        );
+        roots += 1;
+        answered += u64::from(l.error.is_none());
+    }
+    assert!(roots > 0, "no root climbed to in {} pages", lines.len());
+    assert_eq!((s.root_ascents, s.root_ascents_answered), (roots, answered));
+    assert!(
+        answered > 0,
+        "the websim's dead hosts keep their home pages"
+    );
+}

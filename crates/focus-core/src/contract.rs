@@ -172,6 +172,15 @@ pub struct Summary {
     /// `--max-tries` attempts.
     #[serde(default)]
     pub abandoned_by_cause: BTreeMap<String, u64>,
+    /// Roots of hosts fetched because a page of the host answered "gone"
+    /// (404, 410) before the host had served the crawl a page (path
+    /// ascent, `focus_crawl::ascent`; the default soft crawl and BINGO!'s
+    /// link model only). They are counted in `pages_fetched` too.
+    #[serde(default)]
+    pub root_ascents: u64,
+    /// Of them, the roots that answered with a page.
+    #[serde(default)]
+    pub root_ascents_answered: u64,
     /// Mean estimated relevance.
     pub harvest_rate_estimated: f64,
     /// Fetch attempts per second of wall time.

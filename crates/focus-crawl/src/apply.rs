@@ -179,6 +179,7 @@ pub(crate) fn apply(
         ))
     });
     learn_host(&mut st.tally, record, &c.host, &site);
+    st.tally.ascents.learn(&c.host, record);
     st.tally.count_outcome(record.error.as_deref(), false);
     back_off(rules, st, &c.host, now, j.retry)?;
     if let Some(id) = j.final_id {
@@ -289,6 +290,9 @@ pub(crate) fn apply(
             cited: j.cited.clone(),
         })?;
     }
+    if rules.policy.ascends_dead_links() {
+        ascend(st, c, record, &mut new)?;
+    }
     // A duplicate's links are its original's: they are not stored again,
     // so neither the graph nor a resumed crawl counts them twice.
     let links: &[_] = if duplicate.is_none() { &j.links } else { &[] };
@@ -335,6 +339,38 @@ pub(crate) fn apply(
             st.tally.push(record.id, record.relevance, best, truth);
         }
         Some(_) => st.tally.push_duplicate(record.id, truth),
+    }
+    Ok(())
+}
+
+/// Queues the root of a gone page's host that has served no page
+/// ([`crate::ascent`]) at the priority `c` had, times what ascents have
+/// yielded, as a child of the dead URL, marked as an ascent (it teaches the
+/// link model nothing); a root already queued lower is raised (keeping the
+/// anchors stored for it).
+fn ascend(
+    st: &mut CrawlState,
+    c: &Candidate,
+    record: &PageRecord,
+    new: &mut Vec<QueuedUrl>,
+) -> Result<(), CrawlError> {
+    let Some(root) = st.tally.ascents.root_after(&c.url, record.error.as_deref()) else {
+        return Ok(());
+    };
+    let priority = c.priority * st.tally.ascents.factor(st.tally.apprentice.base_rate());
+    let cand = Candidate {
+        tunnel: c.tunnel,
+        ..Candidate::new(root, c.depth + 1, Some(c.id), priority)
+    };
+    let features = apprentice::ascent_features();
+    match st.frontier.push(cand.clone()) {
+        PushResult::Queued => new.push(queued(&cand, &st.frontier, &features)),
+        PushResult::Raised => {
+            // Whatever anchors the store keeps for it stay.
+            let q = cited::carried_over(&st.store, queued(&cand, &st.frontier, &features), "")?;
+            st.store.update_queued(&q)?;
+        }
+        PushResult::AlreadySeen | PushResult::Dropped => {}
     }
     Ok(())
 }

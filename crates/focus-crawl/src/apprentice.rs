@@ -135,6 +135,24 @@ pub fn link_features(
     f.into_boxed_slice()
 }
 
+/// The relation feature of a host's root queued after a dead link to the
+/// host ([`crate::ascent`]); links have 0 (same host), 1 (same site) or 2
+/// (other site).
+const ASCENT_RELATION: u32 = 3;
+
+/// The features stored with the root of a host that a dead link pointed
+/// to: the relation "ascent" alone. No link leads to the root, so what it
+/// yields says nothing of any link's words, and the model does not learn
+/// from it ([`Apprentice::train`]); the mark lets the crawl count it.
+pub fn ascent_features() -> Box<[u32]> {
+    Box::new([feature(ns::RELATION, ASCENT_RELATION)])
+}
+
+/// Whether `features` are those of an ascent ([`ascent_features`]).
+pub fn is_ascent(features: &[u32]) -> bool {
+    features.contains(&feature(ns::RELATION, ASCENT_RELATION))
+}
+
 /// Which tenth of [0, 1] `x` falls in (NaN: the first).
 fn decile(x: f64) -> u32 {
     if x.is_nan() {
@@ -194,10 +212,11 @@ impl Apprentice {
     }
 
     /// Learns that a link with `features` led to a page of relevance
-    /// `relevance` (clamped to [0, 1]; a failed fetch is 0). A link without
-    /// features (a seed) teaches nothing.
+    /// `relevance` (clamped to [0, 1]; a failed fetch is 0). A page no link
+    /// led to (a seed, without features; a root climbed to after a dead
+    /// link, [`ascent_features`]) teaches nothing.
     pub fn train(&mut self, features: &[u32], relevance: f64) {
-        if features.is_empty() {
+        if features.is_empty() || is_ascent(features) {
             return;
         }
         let y = if relevance.is_nan() {
@@ -387,6 +406,29 @@ mod tests {
             }),
             &*a
         );
+    }
+
+    #[test]
+    fn a_root_climbed_to_is_marked_and_teaches_nothing() {
+        let f = Featurizer::default();
+        let page = Canonicalizer::default()
+            .canonicalize("http://birds.test/a.html")
+            .unwrap();
+        let dead = link_features(
+            &f,
+            &Zero,
+            &citing(&page, 0.95),
+            &link("http://owls.example/barn/owls.html", "owls", "barn owls"),
+        );
+        let root = ascent_features();
+        assert!(is_ascent(&root) && !is_ascent(&dead));
+        let mut m = Apprentice::new();
+        for _ in 0..50 {
+            m.train(&root, 0.0);
+        }
+        assert_eq!(m, Apprentice::new(), "a root teaches nothing");
+        m.train(&dead, 0.0);
+        assert_eq!(m.trained(), 1);
     }
 
     #[test]

@@ -271,6 +271,8 @@ fn summarise(
         attempts_by_outcome: tally.outcomes.clone(),
         retried_attempts: tally.retried,
         abandoned_by_cause: tally.abandoned.clone(),
+        root_ascents: tally.ascents.fetched(),
+        root_ascents_answered: tally.ascents.answered(),
         harvest_rate_estimated: tally.tracker.harvest_estimated(),
         pages_per_s: tally.fetched as f64 / elapsed.max(1e-9),
         elapsed_s: elapsed,

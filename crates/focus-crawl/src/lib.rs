@@ -74,6 +74,7 @@
 
 mod apply;
 pub mod apprentice;
+pub mod ascent;
 pub mod bingo;
 mod cited;
 pub mod collections;

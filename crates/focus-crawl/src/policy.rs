@@ -215,6 +215,13 @@ pub trait Policy: Send + Sync {
     fn uses_link_model(&self) -> bool {
         false
     }
+    /// Whether a page that answers "gone" on a host that has served no
+    /// page sends the crawl to the host's root ([`crate::ascent`]): the
+    /// policies that learn from failures (host health) and keep link
+    /// features for the root's lesson (the link model).
+    fn ascends_dead_links(&self) -> bool {
+        self.uses_link_model() && self.backs_off_failing_hosts()
+    }
     /// Whether a link to `url` with anchor text `anchor` may be followed
     /// at all (a crawler's list of links never to follow or URLs never to
     /// download); every link by default.

@@ -96,6 +96,9 @@ pub(crate) fn resume(
             st.frontier.mark_seen(id.page_id());
         }
         replay_answer(st, p, url.as_ref(), &mut hosts);
+        if let Some(url) = url {
+            st.tally.ascents.learn(&url.host_key(), p);
+        }
         let truth = scorer.page(&p.url, p.error.is_none() && p.duplicate.is_none());
         st.log.write(
             p,

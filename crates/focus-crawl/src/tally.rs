@@ -11,6 +11,7 @@ use focus_eval::HarvestTracker;
 use focus_fetch::ROBOTS_DISALLOWED;
 
 use crate::apprentice::Apprentice;
+use crate::ascent::Ascents;
 use crate::host_health::HostHealth;
 use crate::link_value::LinkValue;
 use crate::siblings::Siblings;
@@ -34,6 +35,9 @@ pub(crate) struct Tally {
     pub(crate) hosts: HostHealth,
     /// The online link model (trained only when the policy uses it).
     pub(crate) apprentice: Apprentice,
+    /// The hosts that served a page, and what the roots climbed to after
+    /// dead links answered.
+    pub(crate) ascents: Ascents,
     /// What expanded pages' fetched children yielded (policies with the
     /// link model).
     pub(crate) siblings: Siblings,
@@ -65,6 +69,7 @@ impl Tally {
             links: LinkValue::new(),
             hosts: HostHealth::new(),
             apprentice: Apprentice::new(),
+            ascents: Ascents::new(),
             siblings: Siblings::default(),
             outcomes: BTreeMap::new(),
             retried: 0,
