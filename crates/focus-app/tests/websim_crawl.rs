@@ -422,12 +422,14 @@ async fn dead_links_are_counted_and_dead_hosts_wait() {
 /// dead, the default crawl climbs from a page that answered 404 to its
 /// host's root, once per host and only while the host has served no page;
 /// the root is the dead URL's child, and the summary counts the roots and
-/// those that answered.
+/// those that answered. The crawl is stopped and resumed: what the resumed
+/// crawl knows of hosts entered and roots climbed to comes from its stored
+/// pages, so the rules and the counts hold across the stop.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_page_on_a_host_not_yet_entered_sends_the_crawl_to_its_root() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("soft");
-    let mut p = plan(&out, 300, Crawler::SOFT);
+    let mut p = plan(&out, 120, Crawler::SOFT);
     p.source = TopicSource::Websim {
         good: vec![],
         seeds: None,
@@ -439,7 +441,12 @@ async fn a_dead_page_on_a_host_not_yet_entered_sends_the_crawl_to_its_root() {
     // (roots are priced from the crawl's base rate, so on most webs the
     // first climbs come later than a fast test should wait).
     p.seed = 5;
+    let first = run(&p).await.unwrap();
+    assert!(first.root_ascents > 0, "no root climbed to before the stop");
+    p.max_pages = 300;
+    p.resume = true;
     let s = run(&p).await.unwrap();
+    assert_eq!(s.pages_fetched, 300);
     let lines: Vec<focus_core::PageLine> = std::fs::read_to_string(out.join("pages.jsonl"))
         .unwrap()
         .lines()
