@@ -23,6 +23,17 @@ fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     }
 }
 
+/// The default websim with four in five cross-host links dead.
+fn dead_link_web() -> TopicSource {
+    TopicSource::Websim {
+        good: vec![],
+        seeds: None,
+        pages: None,
+        dead_links: Some(80),
+        page_faults: None,
+    }
+}
+
 fn urls(out: &Path) -> Vec<String> {
     std::fs::read_to_string(out.join("pages.jsonl"))
         .unwrap()
@@ -360,13 +371,7 @@ async fn dead_links_are_counted_and_dead_hosts_wait() {
     let crawl = |name: &str, priority: ChildPriority| {
         let out = dir.path().join(name);
         let mut p = plan(&out, 1500, Crawler::SOFT);
-        p.source = TopicSource::Websim {
-            good: vec![],
-            seeds: None,
-            pages: None,
-            dead_links: Some(80),
-            page_faults: None,
-        };
+        p.source = dead_link_web();
         p.strategy = Strategy::of(Crawler::Soft {
             order: SoftOrder::Vldb,
             priority,
@@ -430,13 +435,7 @@ async fn a_dead_page_on_a_host_not_yet_entered_sends_the_crawl_to_its_root() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("soft");
     let mut p = plan(&out, 120, Crawler::SOFT);
-    p.source = TopicSource::Websim {
-        good: vec![],
-        seeds: None,
-        pages: None,
-        dead_links: Some(80),
-        page_faults: None,
-    };
+    p.source = dead_link_web();
     // A web whose crawl meets a dead link worth climbing from early on
     // (roots are priced from the crawl's base rate, so on most webs the
     // first climbs come later than a fast test should wait).

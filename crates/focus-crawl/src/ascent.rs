@@ -137,6 +137,8 @@ impl Ascents {
 
 #[cfg(test)]
 mod tests {
+    use focus_frontier::Candidate;
+
     use super::*;
 
     fn url(s: &str) -> CanonicalUrl {
@@ -145,24 +147,10 @@ mod tests {
 
     fn attempt(u: &str, error: Option<&str>, features: Vec<u32>) -> PageRecord {
         PageRecord {
-            url: u.into(),
-            id: url(u).page_id().0,
-            attempt: 1,
-            retry: false,
-            final_url: None,
-            seq: 0,
             status: if error.is_some() { 404 } else { 200 },
             error: error.map(str::to_owned),
-            relevance: 0.0,
-            class: None,
-            depth: 0,
-            parent: None,
-            fetched_at_ms: 0,
-            bytes: 0,
-            fingerprint: None,
-            content_hash: None,
-            duplicate: None,
             link_features: features,
+            ..crate::judge::blank_record(&Candidate::new(url(u), 0, None, 0.0))
         }
     }
 

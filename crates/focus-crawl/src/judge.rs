@@ -50,7 +50,7 @@ fn now_ms() -> u64 {
 }
 
 /// The record of a page before anything is known about it.
-fn blank_record(c: &Candidate) -> PageRecord {
+pub(crate) fn blank_record(c: &Candidate) -> PageRecord {
     PageRecord {
         url: c.url.to_string(),
         id: c.id.0,
