@@ -16,10 +16,12 @@
 //! crawl's base rate (the relevance of its average fetched page) with
 //! [`PRIOR_WEIGHT`] pseudo-pages. A root is a page nobody linked to: before
 //! the crawl has seen what roots lead to, it is worth what the average
-//! fetch is, so on a narrow topic, where most hosts a page links to are off
-//! the topic, a run of dead links does not send the crawl to a run of
-//! roots. Where the hosts reached through roots hold topical pages, the
-//! factor rises towards their share; where roots are missing (a replayed
+//! fetch is, so while the crawl has topical links to follow, a run of dead
+//! links does not send it to a run of roots (from seeds off the topic,
+//! where every queued URL is poor, it still can: the roots of one batch are
+//! priced before any is fetched; `docs/crawl.md`, "Path ascent"). Where
+//! the hosts reached through roots hold topical pages, the factor rises
+//! towards their share; where roots are missing (a replayed
 //! corpus holding only some pages of each host) or lead off the topic, it
 //! falls and later roots sink in the frontier, still queued: nothing is
 //! dropped. The root is marked as an ascent
