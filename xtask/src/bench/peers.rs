@@ -88,7 +88,8 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
                 .push(crawl(&setup, r, who, s.concurrency, Some(1), log)?);
         }
     }
-    report(s, &setup, ceiling, &ours, &theirs)
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    report(s, &setup, ceiling, cores, &ours, &theirs)
 }
 
 /// One crawler's runs: whole crawls, and crawls stopped after one page.
@@ -249,6 +250,7 @@ fn report(
     s: &PeerSettings,
     setup: &Setup,
     ceiling: f64,
+    cores: usize,
     ours: &Runs,
     theirs: &Runs,
 ) -> Result<String> {
@@ -343,7 +345,39 @@ fn report(
             ours_growth / their_growth.max(1e-9)
         )?;
     }
+    if let [(_, _, _, ours_cpu), (their_rate, _, _, their_cpu)] = rows[..] {
+        writeln!(o, "\n{}", cpu_bound(cores, ours_cpu, their_cpu, their_rate))?;
+    }
     Ok(o)
+}
+
+/// The most pages/s each crawler's CPU per page allows on `cores` cores
+/// (every core busy with the crawl all the time, none left to the
+/// server), and whether ours could reach `spider`'s measured rate at all:
+/// below it, the gap is the work each page costs, not how the stages
+/// share the cores.
+fn cpu_bound(
+    cores: usize,
+    ours_cpu_per_1000: f64,
+    their_cpu_per_1000: f64,
+    their_rate: f64,
+) -> String {
+    let bound = |cpu_per_1000: f64| cores as f64 * 1000.0 / cpu_per_1000.max(1e-9);
+    let (ours, theirs) = (bound(ours_cpu_per_1000), bound(their_cpu_per_1000));
+    let ratio = ours / their_rate.max(1e-9);
+    let verdict = if ratio < 1.0 {
+        "below 1: at its CPU per page, our crawler could not match spider's pages/s on this \
+         machine even with every core busy all the time, so no overlap of the crawl's stages \
+         closes the gap; only less work per page does"
+    } else {
+        "at least 1: the gap is how the crawl keeps the cores busy, not the work per page"
+    };
+    format!(
+        "CPU-bound ceiling on this machine's {cores} cores (cores ÷ CPU s per page; the \
+         server's own CPU not subtracted, so an upper bound): ours **{ours:.0}** pages/s, \
+         spider **{theirs:.0}**. Our ceiling ÷ spider's measured pages/s: **{ratio:.2}**, \
+         {verdict}."
+    )
 }
 
 impl Run {
@@ -461,7 +495,7 @@ mod tests {
             whole: vec![run(1024, 1.0, 15.0)],
             one_page: vec![run(1, 0.1, 10.0)],
         };
-        let md = report(&s, &setup, 1000.0, &ours, &theirs).unwrap();
+        let md = report(&s, &setup, 1000.0, 2, &ours, &theirs).unwrap();
         // 20 MB over 1,024 pages: 20 KB a page.
         assert!(
             md.contains("| focus-soft --baseline bfs | 1024 (0) | 512 / **512** / 512 | 1.95 | 60 | 40 | 20, 20.0 |"),
@@ -482,6 +516,23 @@ mod tests {
             md.contains("ours ÷ spider: **0.50**; peak memory, ours ÷ spider: **4.00**; memory growth beyond one page, ours ÷ spider: **4.00**."),
             "{md}"
         );
+        // 2 cores over 1.95 ms a page: 1,024 pages/s, spider's measured rate.
+        assert!(
+            md.contains("ours **1024** pages/s, spider **2048**. Our ceiling ÷ spider's measured pages/s: **1.00**, at least 1"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn a_ceiling_below_the_peers_rate_says_only_less_work_closes_the_gap() {
+        // 2026-11-29's report: 0.24 and 0.15 CPU s per 1,000 pages, spider 9,710 pages/s.
+        let line = cpu_bound(2, 0.24, 0.15, 9710.0);
+        assert!(
+            line.contains("ours **8333** pages/s, spider **13333**"),
+            "{line}"
+        );
+        assert!(line.contains("**0.86**, below 1"), "{line}");
+        assert!(cpu_bound(4, 0.24, 0.15, 9710.0).contains("**1.72**, at least 1"));
     }
 
     #[test]
