@@ -23,6 +23,12 @@ use anyhow::{bail, Context, Result};
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let task = args.first().map(String::as_str);
+    // `repro` and `eval` hand their flags to `focus-repro`, whose own help
+    // is the fuller one; every other task answers `-h` / `--help` here.
+    if asks_for_help(&args) {
+        println!("{USAGE}");
+        return Ok(());
+    }
     match task {
         Some("ci") => ci(),
         Some("tidy") => tidy::run(&project_root()),
@@ -36,6 +42,16 @@ fn main() -> Result<()> {
             println!("{USAGE}");
             Ok(())
         }
+    }
+}
+
+/// Whether `args` (the task first) ask for the usage text rather than a task
+/// run: `help`, or `-h` / `--help` anywhere but after `repro` or `eval`.
+fn asks_for_help(args: &[String]) -> bool {
+    match args.first().map(String::as_str) {
+        Some("help" | "-h" | "--help") => true,
+        Some("repro" | "eval") => false,
+        _ => args.iter().any(|a| a == "-h" || a == "--help"),
     }
 }
 
@@ -217,4 +233,37 @@ fn project_root() -> std::path::PathBuf {
     manifest
         .parent()
         .map_or(manifest.clone(), std::path::Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asks_for_help;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn help_is_answered_here_except_where_focus_repro_answers_it() {
+        for a in [
+            &["help"][..],
+            &["--help"],
+            &["-h"],
+            &["bench", "--help"],
+            &["bench", "--release", "-h"],
+            &["defaults", "--help"],
+            &["scale", "--help"],
+        ] {
+            assert!(asks_for_help(&args(a)), "{a:?}");
+        }
+        for a in [
+            &[][..],
+            &["bench", "--release"],
+            &["repro", "bingo", "--help"],
+            &["eval", "--help"],
+            &["tidy"],
+        ] {
+            assert!(!asks_for_help(&args(a)), "{a:?}");
+        }
+    }
 }
