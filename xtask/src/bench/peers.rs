@@ -333,7 +333,7 @@ fn report(
         ours_cpu,
         ours_cpu - judge - apply,
     )?;
-    if let [(ours_rate, ours_rss, ours_growth, _), (their_rate, their_rss, their_growth, _)] =
+    if let [(ours_rate, ours_rss, ours_growth, ours_cpu), (their_rate, their_rss, their_growth, their_cpu)] =
         rows[..]
     {
         writeln!(
@@ -344,8 +344,6 @@ fn report(
             ours_rss / their_rss,
             ours_growth / their_growth.max(1e-9)
         )?;
-    }
-    if let [(_, _, _, ours_cpu), (their_rate, _, _, their_cpu)] = rows[..] {
         writeln!(o, "\n{}", cpu_bound(cores, ours_cpu, their_cpu, their_rate))?;
     }
     Ok(o)
