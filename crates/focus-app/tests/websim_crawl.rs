@@ -266,6 +266,16 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
             // The dispatch's holds are counted on across the stop.
             assert!(s.held_for_promising <= r.held_for_promising);
             assert_eq!(r.held_for_promising, whole.held_for_promising);
+            // The robots.txt rules the crawl held before the stop are held
+            // after it (from the store), so it leaves out the same links:
+            // the page-for-page check above would fail otherwise, and the
+            // count goes on.
+            assert!(
+                whole.robots_refused_links > 0,
+                "the websim's robots.txt refuses links of a 300-page crawl"
+            );
+            assert!(s.robots_refused_links <= r.robots_refused_links);
+            assert_eq!(r.robots_refused_links, whole.robots_refused_links);
             stopped_at = Some(s.pages_fetched);
             break;
         }

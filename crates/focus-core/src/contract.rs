@@ -243,6 +243,14 @@ pub struct Summary {
     /// the baselines.
     #[serde(default)]
     pub held_for_promising: u64,
+    /// Links left out instead of queued because the robots.txt the crawl
+    /// already holds for their origin disallows them (one per link met, so
+    /// a URL linked from three pages counts three times). They cost no
+    /// attempt; a URL queued before its origin's robots.txt was fetched is
+    /// refused when its turn comes, as an attempt with the outcome
+    /// `robots_disallowed`.
+    #[serde(default)]
+    pub robots_refused_links: u64,
     /// Seconds spent judging fetched pages (parse, featurise, classify,
     /// fingerprint), summed over the threads that judged them, in this run
     /// of the process (a resumed crawl counts from 0). On an otherwise idle

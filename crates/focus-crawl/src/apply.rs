@@ -25,6 +25,7 @@ use crate::output::{PagesLog, TextLog};
 use crate::parts::Analysis;
 use crate::policy::{Expansion, PageVerdict, Policy};
 use crate::rescore::{self, link_priority, rescore_children};
+use crate::robots_known;
 use crate::scorer::Scorer;
 use crate::siblings;
 use crate::tally::Tally;
@@ -98,6 +99,9 @@ pub(crate) const HELD_KEY: &str = "held_for_promising";
 
 /// The run-metadata key of the backlink requests made so far.
 pub(crate) const PARENT_REQUESTS_KEY: &str = "parent_requests";
+
+/// The run-metadata key of [`crate::tally::Tally::robots_refused_links`].
+pub(crate) const ROBOTS_REFUSED_LINKS_KEY: &str = "robots_refused_links";
 
 /// The run-metadata key of the parents those requests returned.
 pub(crate) const PARENTS_FOUND_KEY: &str = "parents_found";
@@ -179,6 +183,7 @@ pub(crate) fn apply(
         ))
     });
     learn_host(&mut st.tally, record, &c.host, &site);
+    learn_robots(rules, st, c, record)?;
     st.tally.ascents.learn(&c.host, record);
     st.tally.count_outcome(record.error.as_deref(), false);
     back_off(rules, st, &c.host, now, j.retry)?;
@@ -228,8 +233,15 @@ pub(crate) fn apply(
             // linked to it: the page's evidence is what sends the crawl
             // there. It has no link features or anchor of its own.
             let parents = j.parents.iter().flatten().map(|url| (url, &[][..], ""));
+            // A link robots.txt already refuses would cost an attempt of the
+            // budget and teach nothing: it is left out, and counted.
+            let mut refused = 0_u64;
             for (url, features, anchor) in outlinks.chain(parents) {
                 if !rules.policy.follows(url, anchor) {
+                    continue;
+                }
+                if st.tally.robots.refuses(url) {
+                    refused += 1;
                     continue;
                 }
                 let p = link_priority(&st.tally, &priority, &site, url, features);
@@ -261,6 +273,12 @@ pub(crate) fn apply(
                     }
                     PushResult::AlreadySeen | PushResult::Dropped => {}
                 }
+            }
+            if refused > 0 {
+                st.tally.robots_refused_links += refused;
+                // Kept so a resumed crawl counts on.
+                st.store
+                    .put_meta(ROBOTS_REFUSED_LINKS_KEY, &st.tally.robots_refused_links)?;
             }
             if priority.by_link_model && gave > 0 {
                 st.tally.siblings.expanded(c.id.0, priority);
@@ -339,6 +357,25 @@ pub(crate) fn apply(
             st.tally.push(record.id, record.relevance, best, truth);
         }
         Some(_) => st.tally.push_duplicate(record.id, truth),
+    }
+    Ok(())
+}
+
+/// Takes the robots.txt rules this attempt obeyed, if they are new to the
+/// crawl, and keeps their text so a resumed crawl holds them too
+/// ([`crate::robots_known`]).
+fn learn_robots(
+    rules: &Rules<'_>,
+    st: &mut CrawlState,
+    c: &Candidate,
+    record: &PageRecord,
+) -> Result<(), CrawlError> {
+    if !robots_known::obeyed_rules(record.error.as_deref()) {
+        return Ok(());
+    }
+    if let Some((origin, robots)) = st.tally.robots.learn(&c.url, &rules.analysis.fetcher) {
+        st.store
+            .put_meta(&robots_known::meta_key(&origin), &robots.body())?;
     }
     Ok(())
 }

@@ -291,6 +291,7 @@ fn summarise(
         backlink_requests: tally.parent_requests,
         backlink_parents: tally.parents_found,
         held_for_promising: tally.held,
+        robots_refused_links: tally.robots_refused_links,
         judge_busy_s: busy.judge_s,
         apply_busy_s: busy.apply_s,
     };

@@ -96,6 +96,7 @@ mod pipeline;
 pub mod policy;
 mod rescore;
 mod resume;
+mod robots_known;
 mod scorer;
 mod siblings;
 pub mod stagnation;

@@ -16,11 +16,13 @@ use focus_store::PageRecord;
 use crate::apply::{
     harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
     meet_links, queued, stored_seq, CrawlState, HELD_KEY, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
+    ROBOTS_REFUSED_LINKS_KEY,
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
 use crate::policy::LinkPriority;
 use crate::rescore;
+use crate::robots_known;
 use crate::scorer::Scorer;
 use crate::siblings::family_key;
 
@@ -145,6 +147,15 @@ pub(crate) fn resume(
     st.tally.parent_requests = st.store.get_meta(PARENT_REQUESTS_KEY)?.unwrap_or(0);
     st.tally.parents_found = st.store.get_meta(PARENTS_FOUND_KEY)?.unwrap_or(0);
     st.tally.held = st.store.get_meta(HELD_KEY)?.unwrap_or(0);
+    st.tally.robots_refused_links = st.store.get_meta(ROBOTS_REFUSED_LINKS_KEY)?.unwrap_or(0);
+    // The robots.txt rules the crawl held, from their kept text.
+    let origins: HashSet<String> = urls.iter().flatten().map(robots_known::origin_of).collect();
+    for origin in origins {
+        let kept: Option<Vec<u8>> = st.store.get_meta(&robots_known::meta_key(&origin))?;
+        if let Some(rules) = kept.and_then(|body| analysis.fetcher.parse_robots(&body)) {
+            st.tally.robots.restore(origin, rules);
+        }
+    }
     if let Some(expansion) = &analysis.parents {
         expansion.restore(st.tally.parent_requests);
     }

@@ -14,6 +14,7 @@ use crate::apprentice::Apprentice;
 use crate::ascent::Ascents;
 use crate::host_health::HostHealth;
 use crate::link_value::LinkValue;
+use crate::robots_known::RobotsKnown;
 use crate::siblings::Siblings;
 use crate::stagnation::{StagnationConfig, StagnationMonitor};
 
@@ -54,6 +55,10 @@ pub(crate) struct Tally {
     /// Times the dispatch held back ready hosts' URLs for a cooling host
     /// with more promising ones ([`crate::dispatch::Next`]).
     pub(crate) held: u64,
+    /// robots.txt rules as the crawl took them ([`crate::robots_known`]).
+    pub(crate) robots: RobotsKnown,
+    /// Links left out because those rules disallow them (one per link met).
+    pub(crate) robots_refused_links: u64,
 }
 
 impl Tally {
@@ -76,6 +81,8 @@ impl Tally {
             abandoned: BTreeMap::new(),
             parent_requests: 0,
             parents_found: 0,
+            robots: RobotsKnown::default(),
+            robots_refused_links: 0,
         }
     }
 

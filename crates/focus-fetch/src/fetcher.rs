@@ -97,6 +97,24 @@ impl Fetcher {
         self.inner.stats.snapshot()
     }
 
+    /// The parsed robots.txt rules this fetcher holds for `url`'s origin,
+    /// without a request: `None` when it has not fetched them, they have
+    /// expired, or the origin has none that restrict (no robots.txt, one
+    /// that does not parse, or one it could not fetch).
+    pub fn robots_rules(&self, url: &CanonicalUrl) -> Option<crate::RobotsRules> {
+        match self.inner.robots.get(&robots::origin_of(url))? {
+            Rules::Parsed(rules) => Some(rules),
+            _ => None,
+        }
+    }
+
+    /// Parses a robots.txt text for this fetcher's user agent, as it parses
+    /// what it fetches (`None`: the text does not parse, so it restricts
+    /// nothing).
+    pub fn parse_robots(&self, body: &[u8]) -> Option<crate::RobotsRules> {
+        crate::RobotsRules::parse(&self.inner.cfg.robots_agent, body)
+    }
+
     /// What the fetcher knows about a host (readiness, slow, bad).
     pub fn host_status(&self, host: &focus_core::HostKey) -> HostStatus {
         self.inner.hosts.status(host)
@@ -354,7 +372,7 @@ impl Fetcher {
 
     /// Applies robots.txt for `url`'s origin, fetching it when needed.
     async fn check_robots(&self, url: &CanonicalUrl) -> Result<(), FetchError> {
-        let origin = format!("{}://{}", url.scheme(), url.host_key());
+        let origin = robots::origin_of(url);
         let rules = if let Some(r) = self.inner.robots.get(&origin) {
             r
         } else {
@@ -378,7 +396,7 @@ impl Fetcher {
                 retry_after: until.saturating_duration_since(Instant::now()),
             }),
             Rules::Parsed(robot) => {
-                if robot.allowed(url.as_str()) {
+                if robot.allows(url) {
                     Ok(())
                 } else {
                     Err(FetchError::DisallowedByRobots)
@@ -454,7 +472,7 @@ impl Fetcher {
             };
             let rules = robots::parse(&cfg.robots_agent, &bytes);
             if let Rules::Parsed(robot) = &rules {
-                if let Some(delay) = robot.delay.filter(|d| d.is_finite() && *d > 0.0) {
+                if let Some(delay) = robot.delay().filter(|d| d.is_finite() && *d > 0.0) {
                     self.inner.hosts.set_crawl_delay(
                         &url.host_key(),
                         Duration::from_secs_f32(delay.min(120.0)),

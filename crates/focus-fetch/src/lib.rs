@@ -11,6 +11,9 @@
 //!   Every outcome is a typed [`FetchOutcome`]; [`FetchError::retry`] says
 //!   whether another attempt may succeed (a crawler retries through its
 //!   frontier).
+//! * [`Fetcher::robots_rules`] — robots.txt as already fetched
+//!   ([`RobotsRules`]), read without a request, so a crawler can leave out
+//!   the links it may not fetch instead of queueing them.
 //! * [`DuplicateDetector`] — URL id, (IP, path), exact content hash and
 //!   SimHash near-duplicates.
 //!
@@ -64,4 +67,5 @@ pub use outcome::{
     Body, FetchError, FetchOutcome, Fetched, Retry, RobotsDirectives, TimeoutPhase,
     ROBOTS_DISALLOWED,
 };
+pub use robots::RobotsRules;
 pub use stats::FetchStats;

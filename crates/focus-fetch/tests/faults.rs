@@ -36,6 +36,10 @@ async fn a_plain_page_is_fetched_decoded_and_counted() {
 #[tokio::test]
 async fn robots_rules_and_unavailable_robots() {
     let (_web, f) = fetcher().await;
+    // Nothing is known of an origin before its first fetch.
+    assert!(f
+        .robots_rules(&url("http://robots.test/private/x"))
+        .is_none());
     assert_eq!(
         f.fetch(&url("http://robots.test/private/x"))
             .await
@@ -52,6 +56,17 @@ async fn robots_rules_and_unavailable_robots() {
         matches!(err, FetchError::RobotsUnavailable { .. }),
         "{err:?}"
     );
+    // The rules the fetches obeyed can be read without a request, with the
+    // text they came from, which parses again to the same answers.
+    let rules = f
+        .robots_rules(&url("http://robots.test/anything"))
+        .expect("robots.test's rules are held");
+    assert!(!rules.allows(&url("http://robots.test/private/y")));
+    assert!(rules.allows(&url("http://robots.test/private/open/y")));
+    let again = f.parse_robots(rules.body()).expect("the text parses");
+    assert!(!again.allows(&url("http://robots.test/private/y")));
+    // An unavailable robots.txt restricts nothing that could be read.
+    assert!(f.robots_rules(&url("http://robots500.test/x")).is_none());
     // robots.txt is fetched once per origin.
     let stats = f.stats();
     assert_eq!(stats.robots_fetched, 2);

@@ -118,6 +118,10 @@ pub(crate) struct Site {
     /// Every healthy page as `(host, path)`: each must be fetched and
     /// answered 200 by the end of a complete crawl.
     pub(crate) healthy: Vec<(&'static str, String)>,
+    /// Healthy pages of `good.test` that link to a robots.txt-disallowed
+    /// page: each is one link the crawl must leave out once it holds
+    /// `good.test`'s robots.txt.
+    pub(crate) private_links: u64,
 }
 
 /// A small deterministic generator (splitmix64): the same site on every run.
@@ -299,6 +303,10 @@ pub(crate) fn write_site(www: &Path) -> Site {
     healthy_good.push((TARGET.to_owned(), vec!["/".to_owned(), BEHIND.to_owned()]));
     healthy_good.push((BEHIND.to_owned(), vec!["/".to_owned(), good_page(2)]));
     healthy_good.push((ZIPPED.to_owned(), vec!["/".to_owned(), good_page(1)]));
+    let private_links = healthy_good
+        .iter()
+        .filter(|(_, links)| links.iter().any(|l| PRIVATE.contains(&l.as_str())))
+        .count() as u64;
     for (i, (path, links)) in healthy_good.into_iter().enumerate() {
         write(
             &good_root,
@@ -354,6 +362,7 @@ pub(crate) fn write_site(www: &Path) -> Site {
         good_root,
         other_root,
         healthy,
+        private_links,
     }
 }
 
