@@ -41,7 +41,7 @@ pub(crate) fn obeyed_rules(error: Option<&str>) -> bool {
     }
 }
 
-/// Origins' rules as the crawl took them, and the links they refused.
+/// Origins' robots.txt rules as the crawl took them, by origin.
 #[derive(Default)]
 pub(crate) struct RobotsKnown {
     rules: HashMap<String, RobotsRules>,

@@ -42,6 +42,7 @@ mod error;
 mod export;
 mod group;
 mod held;
+mod open;
 mod records;
 mod store;
 

@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::codec::{decode, encode, id_key, id_of};
 use crate::error::{db_err, StoreError};
 use crate::group::{Group, Op, Tree, GROUPED_TREES};
+use crate::open::{open_db, LOCK_WAIT};
 use crate::records::{PageRecord, QueuedUrl};
 
 /// The schema this build reads and writes.
@@ -96,11 +97,12 @@ impl Store {
 
     /// Opens (or creates) the store in `dir`.
     pub fn open_with(dir: &Path, cfg: StoreConfig) -> Result<Store, StoreError> {
-        let db = sled::Config::new()
+        let config = sled::Config::new()
             .path(dir)
             .flush_every_ms(Some(cfg.flush_every_ms.max(1)))
-            .cache_capacity(cfg.cache_bytes)
-            .open()
+            .cache_capacity(cfg.cache_bytes);
+        // A handle this process dropped may still hold the lock a moment.
+        let db = open_db(&config, LOCK_WAIT)
             .map_err(|e| StoreError::Db(format!("opening {}: {e}", dir.display())))?;
         let tree = |name: &str| db.open_tree(name).map_err(db_err);
         // In `Tree`'s order.
