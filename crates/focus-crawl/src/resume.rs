@@ -149,7 +149,11 @@ pub(crate) fn resume(
     st.tally.held = st.store.get_meta(HELD_KEY)?.unwrap_or(0);
     st.tally.robots_refused_links = st.store.get_meta(ROBOTS_REFUSED_LINKS_KEY)?.unwrap_or(0);
     // The robots.txt rules the crawl held, from their kept text.
-    let origins: HashSet<String> = urls.iter().flatten().map(robots_known::origin_of).collect();
+    let origins: HashSet<String> = urls
+        .iter()
+        .flatten()
+        .map(focus_fetch::robots_origin)
+        .collect();
     for origin in origins {
         let kept: Option<Vec<u8>> = st.store.get_meta(&robots_known::meta_key(&origin))?;
         if let Some(rules) = kept.and_then(|body| analysis.fetcher.parse_robots(&body)) {

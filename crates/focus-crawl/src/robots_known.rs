@@ -15,19 +15,13 @@
 //! Must not fetch anything: it only reads what the fetcher already holds.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use focus_core::CanonicalUrl;
-use focus_fetch::{Fetcher, RobotsRules, ROBOTS_DISALLOWED};
+use focus_fetch::{robots_origin, Fetcher, RobotsRules, ROBOTS_DISALLOWED};
 
 /// The run-metadata key under which an origin's robots.txt text is kept.
 pub(crate) fn meta_key(origin: &str) -> String {
     format!("robots {origin}")
-}
-
-/// The origin (`scheme://host[:port]`) an URL's robots.txt applies to.
-pub(crate) fn origin_of(url: &CanonicalUrl) -> String {
-    format!("{}://{}", url.scheme(), url.host_key())
 }
 
 /// Whether an attempt that ended with `error` obeyed its origin's
@@ -41,27 +35,19 @@ pub(crate) fn obeyed_rules(error: Option<&str>) -> bool {
     }
 }
 
-/// Origins' robots.txt rules as the crawl took them, by origin.
+/// Origins' robots.txt rules as the crawl took them, keyed by origin as
+/// the fetcher keys its cache ([`focus_fetch::robots_origin`]).
 #[derive(Default)]
 pub(crate) struct RobotsKnown {
     rules: HashMap<String, RobotsRules>,
-    /// The origin being asked about (reused: asking allocates nothing).
-    origin: String,
 }
 
 impl RobotsKnown {
-    fn set_origin(&mut self, url: &CanonicalUrl) {
-        self.origin.clear();
-        // Writing to a String cannot fail.
-        let _ = write!(self.origin, "{}://{}", url.scheme(), url.host_key());
-    }
-
     /// True when the rules the crawl holds for `url`'s origin disallow it;
     /// an origin it holds none for refuses nothing.
-    pub(crate) fn refuses(&mut self, url: &CanonicalUrl) -> bool {
-        self.set_origin(url);
+    pub(crate) fn refuses(&self, url: &CanonicalUrl) -> bool {
         self.rules
-            .get(self.origin.as_str())
+            .get(&robots_origin(url))
             .is_some_and(|r| !r.allows(url))
     }
 
@@ -73,13 +59,13 @@ impl RobotsKnown {
         url: &CanonicalUrl,
         fetcher: &Fetcher,
     ) -> Option<(String, RobotsRules)> {
-        self.set_origin(url);
-        if self.rules.contains_key(self.origin.as_str()) {
+        let origin = robots_origin(url);
+        if self.rules.contains_key(&origin) {
             return None;
         }
         let rules = fetcher.robots_rules(url)?;
-        self.rules.insert(self.origin.clone(), rules.clone());
-        Some((self.origin.clone(), rules))
+        self.rules.insert(origin.clone(), rules.clone());
+        Some((origin, rules))
     }
 
     /// Holds `rules` for `origin` (a resumed crawl's kept text).

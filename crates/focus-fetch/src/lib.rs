@@ -67,5 +67,5 @@ pub use outcome::{
     Body, FetchError, FetchOutcome, Fetched, Retry, RobotsDirectives, TimeoutPhase,
     ROBOTS_DISALLOWED,
 };
-pub use robots::RobotsRules;
+pub use robots::{origin_of as robots_origin, RobotsRules};
 pub use stats::FetchStats;

@@ -106,7 +106,7 @@ impl RobotsRules {
 
 /// The origin (`scheme://host[:port]`) robots.txt applies to, as the
 /// fetcher keys its cache.
-pub(crate) fn origin_of(url: &CanonicalUrl) -> String {
+pub fn origin_of(url: &CanonicalUrl) -> String {
     format!("{}://{}", url.scheme(), url.host_key())
 }
 
