@@ -4,7 +4,7 @@
 //! it with `--release`). No logic here: the experiments live in
 //! `focus_experiments::repro` and `focus_experiments::eval`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, ValueEnum};
 
@@ -104,6 +104,15 @@ struct Cli {
     /// Python interpreter for the reference crawler.
     #[arg(long, default_value = "python3")]
     python: String,
+    /// The reference crawler's script (relative paths from the current
+    /// directory: the default holds when run from the repository's root,
+    /// as `cargo xtask eval` does).
+    #[arg(
+        long,
+        default_value = "xtask/reference/crawl_sklearn.py",
+        value_name = "PATH"
+    )]
+    reference_script: PathBuf,
 }
 
 #[tokio::main]
@@ -122,23 +131,30 @@ async fn main() -> anyhow::Result<()> {
         );
     }
     if cli.paper.is_eval() {
-        let script = PathBuf::from("xtask/reference/crawl_sklearn.py");
+        let crawlers = eval_crawlers(&cli.crawlers)?;
         let reference = if cli.no_reference {
             None
-        } else if focus_experiments::eval::reference::available(&cli.python) && script.is_file() {
-            Some(focus_experiments::eval::crawls::Reference {
-                python: cli.python.clone(),
-                script,
-            })
         } else {
-            eprintln!(
-                "scikit-learn is not importable by `{}` (python3 -m pip install scikit-learn): \
-                 the reference crawler is left out",
-                cli.python
-            );
-            None
+            match reference_missing(&cli.python, &cli.reference_script) {
+                None => Some(focus_experiments::eval::crawls::Reference {
+                    python: cli.python.clone(),
+                    script: cli.reference_script.clone(),
+                }),
+                // Named in --crawlers: the user asked for it, so say why
+                // it cannot run instead of leaving it out.
+                Some(why)
+                    if !cli.crawlers.is_empty()
+                        && crawlers
+                            .contains(&focus_experiments::eval::crawls::Crawler::Reference) =>
+                {
+                    anyhow::bail!("--crawlers names the reference, but {why}")
+                }
+                Some(why) => {
+                    eprintln!("{why}: the reference crawler is left out");
+                    None
+                }
+            }
         };
-        let crawlers = eval_crawlers(&cli.crawlers)?;
         let categories = if cli.categories.is_empty() {
             focus_experiments::eval::crawls::default_categories_in(&cli.corpus)?
         } else {
@@ -201,6 +217,23 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Why the scikit-learn reference crawler cannot run, if it cannot.
+fn reference_missing(python: &str, script: &Path) -> Option<String> {
+    if !script.is_file() {
+        Some(format!(
+            "the reference crawler's script `{}` is not there (run from the repository's root, \
+             or pass --reference-script)",
+            script.display()
+        ))
+    } else if !focus_experiments::eval::reference::available(python) {
+        Some(format!(
+            "scikit-learn is not importable by `{python}` (python3 -m pip install scikit-learn)"
+        ))
+    } else {
+        None
+    }
+}
+
 /// The evaluation's crawlers named by `--crawlers` (all when none is named).
 fn eval_crawlers(
     names: &[String],
@@ -225,4 +258,29 @@ fn eval_crawlers(
                 })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_script_is_named_before_python_is_asked() {
+        let why = reference_missing("python3", Path::new("no/such/crawl_sklearn.py"))
+            .expect("a missing script stops the reference");
+        assert!(why.contains("no/such/crawl_sklearn.py"), "{why}");
+        assert!(why.contains("--reference-script"), "{why}");
+    }
+
+    #[test]
+    fn an_interpreter_that_cannot_run_is_reported_as_such() {
+        // The script exists (this file); the interpreter does not.
+        let why = reference_missing(
+            "no-such-python-interpreter",
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src/main.rs")),
+        )
+        .expect("an interpreter that cannot start stops the reference");
+        assert!(why.contains("no-such-python-interpreter"), "{why}");
+        assert!(why.contains("scikit-learn"), "{why}");
+    }
 }
