@@ -214,6 +214,12 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
     let again = dir.path().join("again");
     run(&plan(&again, 300, Crawler::SOFT)).await.unwrap();
     assert_eq!(urls(&straight), urls(&again), "same seed, same crawl");
+    // Resuming where nothing is stored (a crawl stopped before its first
+    // page, or a mistyped --out) starts from the seeds: the same crawl.
+    let mut nothing = plan(&dir.path().join("nothing"), 300, Crawler::SOFT);
+    nothing.resume = true;
+    run(&nothing).await.unwrap();
+    assert_eq!(urls(&dir.path().join("nothing")), urls(&straight));
     // Up to the stop the two are one crawl, page for page.
     assert_eq!(
         all[..150],

@@ -167,7 +167,9 @@ pub struct CrawlArgs {
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
 
-    /// Continue the crawl stored in --out instead of starting afresh.
+    /// Continue the crawl stored in --out instead of starting afresh
+    /// (where no page is stored there, the crawl starts from its seeds and
+    /// says so).
     #[arg(long)]
     pub resume: bool,
 }

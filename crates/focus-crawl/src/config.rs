@@ -28,7 +28,8 @@ pub struct CrawlConfig {
     pub out: PathBuf,
     /// Seed of the random order.
     pub seed: u64,
-    /// Continue the crawl stored in `out`.
+    /// Continue the crawl stored in `out` (with no page stored there, the
+    /// crawl starts from its seeds and notes it).
     pub resume: bool,
     /// Moving-average window of the harvest rate.
     pub window: usize,

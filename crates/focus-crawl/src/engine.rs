@@ -63,6 +63,14 @@ pub async fn run(
         let notice = resume::resume(&mut st, &analysis, &scorer)?;
         observer.note(&notice);
     } else {
+        if cfg.resume {
+            // A crawl stopped before it stored a page starts again; so does
+            // a mistyped --out, which the user should hear about.
+            observer.note(&format!(
+                "--resume: no page is stored in {}, so the crawl starts from its seeds",
+                cfg.out.display()
+            ));
+        }
         resume::seed(&mut st, &seeds)?;
     }
     let rules = Rules {
