@@ -172,7 +172,7 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
     };
     let start = topics::topic_tree(plan, served.as_ref(), &canon)?;
     let examples =
-        crate::setup::user_examples(&start.set, &start.fetcher, &featurizer, &canon).await;
+        crate::user_input::user_examples(&start.set, &start.fetcher, &featurizer, &canon).await;
     let taxonomy = &start.set.taxonomy;
     let user_topics = topics::user_topics(taxonomy);
     let trained = |t: TopicId| {

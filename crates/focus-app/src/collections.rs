@@ -80,7 +80,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
     let (examples, mut seeds) =
         topics::seed_examples(&specs, &ids, &fetcher, &featurizer, &canon).await;
     if let Some(f) = crawl.source.seeds_file() {
-        seeds = crate::setup::read_seeds(f, &canon)?;
+        seeds = crate::user_input::read_seeds(f, &canon)?;
     }
     if seeds.is_empty() {
         return Err(AppError::Input(

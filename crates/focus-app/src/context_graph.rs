@@ -30,9 +30,8 @@ use focus_fetch::{Body, Fetcher};
 use focus_text::{SparseVec, TextConfig};
 
 use crate::sample_pass::{breadth_first_sample, run_with_bar, Pass};
-use crate::setup::{
-    crawl_config, fetch_all, read_seeds, serve_source, web_fetcher, websim_good, AppError, Served,
-};
+use crate::setup::{crawl_config, serve_source, web_fetcher, websim_good, AppError, Served};
+use crate::user_input::{fetch_all, read_seeds};
 
 /// What a context-graph run produced.
 #[derive(Debug)]

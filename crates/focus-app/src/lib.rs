@@ -39,6 +39,7 @@ mod context_graph;
 mod progress;
 mod sample_pass;
 mod setup;
+mod user_input;
 mod websim_text;
 
 pub use bingo::{

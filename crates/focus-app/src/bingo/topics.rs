@@ -16,7 +16,8 @@ use focus_fetch::Fetcher;
 use focus_websim::Site;
 
 use super::{Model, OTHERS};
-use crate::setup::{read_seeds, web_fetcher, websim_good, AppError, Served};
+use crate::setup::{web_fetcher, websim_good, AppError, Served};
+use crate::user_input::read_seeds;
 
 /// Training pages sampled per topic of a served site (a handful of
 /// bookmarks, as the paper's users had).

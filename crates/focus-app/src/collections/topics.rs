@@ -11,7 +11,8 @@ use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TopicId};
 use focus_fetch::{Body, Fetcher, Retry};
 use focus_websim::Site;
 
-use crate::setup::{fetch_all, AppError};
+use crate::setup::AppError;
+use crate::user_input::fetch_all;
 
 /// The websim leaves a crawl with no `--good` and no `--topics` collects:
 /// eight leaves under eight different top-level topics, cooperative and
