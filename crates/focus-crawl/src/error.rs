@@ -9,12 +9,12 @@ pub enum CrawlError {
     #[error(transparent)]
     Store(#[from] focus_store::StoreError),
     /// A file of the output directory could not be written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// Writing an output failed.
     #[error("output: {0}")]
@@ -33,10 +33,27 @@ pub enum CrawlError {
 }
 
 impl CrawlError {
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: &Path, cause: std::io::Error) -> Self {
         Self::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message carries the cause and `source()` does not repeat it, so
+    /// a chain printed whole (anyhow's `Error: … Caused by: …`) says it once.
+    #[test]
+    fn the_cause_is_said_once() {
+        let e = CrawlError::io(
+            Path::new("out/pages.jsonl"),
+            std::io::Error::other("disk full"),
+        );
+        assert_eq!(e.to_string(), "out/pages.jsonl: disk full");
+        assert!(std::error::Error::source(&e).is_none());
     }
 }

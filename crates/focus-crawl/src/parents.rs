@@ -31,12 +31,12 @@ pub enum ParentsError {
     #[error("backlink service: {0}")]
     Service(String),
     /// The file of links could not be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A line of the file of links is not `SOURCE TARGET`.
     #[error("{path}:{line}: {why}")]
@@ -134,9 +134,9 @@ impl BacklinkFile {
     /// Reads `path`. A URL that does not parse is an error naming its
     /// line: a link file is written on purpose and a bad line is a bug.
     pub fn read(path: &Path) -> Result<Self, ParentsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ParentsError::Io {
+        let text = std::fs::read_to_string(path).map_err(|cause| ParentsError::Io {
             path: path.to_owned(),
-            source,
+            cause,
         })?;
         Self::parse(&text).map_err(|(line, why)| ParentsError::Line {
             path: path.to_owned(),
@@ -302,6 +302,10 @@ mod tests {
         assert!(BacklinkFile::parse("notaurl http://b.test/").is_err());
         let missing = BacklinkFile::read(Path::new("/nonexistent/links.txt")).unwrap_err();
         assert!(missing.to_string().contains("links.txt"), "{missing}");
+        // The cause follows the path in the message, and is not repeated
+        // as its source.
+        assert!(missing.to_string().contains("links.txt: "), "{missing}");
+        assert!(std::error::Error::source(&missing).is_none());
     }
 
     #[test]

@@ -61,9 +61,9 @@ pub fn load_bookmarks(
     good: &[String],
     opts: &LoadOptions,
 ) -> Result<ExampleSet, ExamplesError> {
-    let io = |source| ExamplesError::Io {
+    let io = |cause| ExamplesError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     let too_large = |size| ExamplesError::TooLarge {
         path: path.to_path_buf(),

@@ -8,20 +8,20 @@ use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy, TaxonomyError, TopicId};
 #[derive(Debug, thiserror::Error)]
 pub enum ExamplesError {
     /// The folder (or a file in it) cannot be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// What was being read.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A folder name cannot be a topic name.
-    #[error("{path}: folder name cannot be a topic: {source}")]
+    #[error("{path}: folder name cannot be a topic: {cause}")]
     BadTopic {
         /// The folder.
         path: PathBuf,
         /// Why.
-        source: TaxonomyError,
+        cause: TaxonomyError,
     },
     /// A `--good` path names no topic folder.
     #[error("good topic `{path}` is not a folder of the example set; topics are: {known}")]
@@ -154,10 +154,10 @@ pub fn load(dir: &Path, good: &[String], opts: &LoadOptions) -> Result<ExampleSe
                 continue;
             }
             if path.is_dir() {
-                let child = set.taxonomy.add_child(topic, &name).map_err(|source| {
+                let child = set.taxonomy.add_child(topic, &name).map_err(|cause| {
                     ExamplesError::BadTopic {
                         path: path.clone(),
-                        source,
+                        cause,
                     }
                 })?;
                 subfolders.push((path, child));
@@ -197,9 +197,9 @@ pub(crate) fn mark_good_paths(
 }
 
 fn sorted_entries(folder: &Path) -> Result<Vec<PathBuf>, ExamplesError> {
-    let io = |source| ExamplesError::Io {
+    let io = |cause| ExamplesError::Io {
         path: folder.to_path_buf(),
-        source,
+        cause,
     };
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(folder).map_err(io)? {
@@ -234,9 +234,9 @@ fn read_file(
         });
         return Ok(());
     };
-    let io = |source| ExamplesError::Io {
+    let io = |cause| ExamplesError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     let size = std::fs::metadata(path).map_err(io)?.len();
     if size > opts.max_file_bytes {
@@ -286,4 +286,27 @@ enum Kind {
     Html,
     Text,
     Urls,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message carries the cause and `source()` does not repeat it, so
+    /// a chain printed whole (anyhow's `Error: … Caused by: …`) says it once.
+    #[test]
+    fn the_cause_is_said_once() {
+        let e = ExamplesError::Io {
+            path: PathBuf::from("ex/birds"),
+            cause: std::io::Error::other("permission denied"),
+        };
+        assert_eq!(e.to_string(), "ex/birds: permission denied");
+        assert!(std::error::Error::source(&e).is_none());
+        let e = ExamplesError::BadTopic {
+            path: PathBuf::from("ex/a"),
+            cause: TaxonomyError::InvalidName(String::new()),
+        };
+        assert!(e.to_string().contains("invalid topic name"), "{e}");
+        assert!(std::error::Error::source(&e).is_none());
+    }
 }

@@ -64,11 +64,46 @@ pub use tunnel::TunnelState;
 pub enum FrontierError {
     /// Reading or writing the spill file failed.
     #[error("frontier spill file: {0}")]
-    Spill(#[from] std::io::Error),
+    Spill(std::io::Error),
     /// A spilled URL no longer parses.
     #[error("spilled URL is not canonical: {0}")]
-    BadUrl(#[from] focus_core::CanonError),
+    BadUrl(focus_core::CanonError),
     /// A URL is marked spilled but no spill file is configured.
     #[error("URL marked spilled without a spill file")]
     NoSpill,
+}
+
+// By hand rather than `#[from]`, which would also make the cause the
+// error's `source()`: the message already carries it, and a chain printed
+// whole would repeat it.
+impl From<std::io::Error> for FrontierError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Spill(e)
+    }
+}
+
+impl From<focus_core::CanonError> for FrontierError {
+    fn from(e: focus_core::CanonError) -> Self {
+        Self::BadUrl(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message carries the cause and `source()` does not repeat it, so
+    /// a chain printed whole (anyhow's `Error: … Caused by: …`) says it once.
+    #[test]
+    fn the_cause_is_said_once() {
+        let e = FrontierError::from(std::io::Error::other("disk full"));
+        assert_eq!(e.to_string(), "frontier spill file: disk full");
+        assert!(std::error::Error::source(&e).is_none());
+        let e = FrontierError::from(focus_core::CanonError::Parse("x".into()));
+        assert_eq!(
+            e.to_string(),
+            "spilled URL is not canonical: not a valid URL: x"
+        );
+        assert!(std::error::Error::source(&e).is_none());
+    }
 }

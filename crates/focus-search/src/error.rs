@@ -7,15 +7,14 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     /// A file-system operation on the index directory failed.
-    #[error("{action} `{path}`: {source}")]
+    #[error("{action} `{path}`: {cause}")]
     Io {
         /// What was being done.
         action: &'static str,
         /// The path it was done to.
         path: PathBuf,
         /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// `create` refuses to wipe a non-empty directory that is not a search
     /// index (it has no `meta.json`).
@@ -38,13 +37,12 @@ pub enum SearchError {
         reason: String,
     },
     /// The query text does not parse in tantivy's query language.
-    #[error("cannot parse query `{query}`: {source}")]
+    #[error("cannot parse query `{query}`: {cause}")]
     BadQuery {
         /// The query as given.
         query: String,
         /// The parser's complaint.
-        #[source]
-        source: tantivy::query::QueryParserError,
+        cause: tantivy::query::QueryParserError,
     },
     /// The query has no searchable term (empty, only punctuation or only
     /// stop words).
@@ -55,5 +53,35 @@ pub enum SearchError {
     BadRanking(String),
     /// The search engine failed.
     #[error("search engine: {0}")]
-    Engine(#[from] tantivy::TantivyError),
+    Engine(tantivy::TantivyError),
+}
+
+// By hand rather than `#[from]`, which would also make the cause the
+// error's `source()`: the message already carries it, and a chain printed
+// whole would repeat it.
+impl From<tantivy::TantivyError> for SearchError {
+    fn from(e: tantivy::TantivyError) -> Self {
+        Self::Engine(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message carries the cause and `source()` does not repeat it, so
+    /// a chain printed whole (anyhow's `Error: … Caused by: …`) says it once.
+    #[test]
+    fn the_cause_is_said_once() {
+        let e = SearchError::Io {
+            action: "open",
+            path: PathBuf::from("index"),
+            cause: std::io::Error::other("permission denied"),
+        };
+        assert_eq!(e.to_string(), "open `index`: permission denied");
+        assert!(std::error::Error::source(&e).is_none());
+        let e = SearchError::from(tantivy::TantivyError::InternalError("x".into()));
+        assert!(e.to_string().starts_with("search engine: "), "{e}");
+        assert!(std::error::Error::source(&e).is_none());
+    }
 }

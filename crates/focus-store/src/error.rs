@@ -29,10 +29,33 @@ pub enum StoreError {
     },
     /// Writing an export failed.
     #[error("export: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
+}
+
+// By hand rather than `#[from]`, which would also make the cause the
+// error's `source()`: the message already carries it, and a chain printed
+// whole would repeat it.
+impl From<std::io::Error> for StoreError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
 }
 
 /// A sled error, as [`StoreError::Db`].
 pub(crate) fn db_err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Db(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message carries the cause and `source()` does not repeat it, so
+    /// a chain printed whole (anyhow's `Error: … Caused by: …`) says it once.
+    #[test]
+    fn the_cause_is_said_once() {
+        let e = StoreError::from(std::io::Error::other("disk full"));
+        assert_eq!(e.to_string(), "export: disk full");
+        assert!(std::error::Error::source(&e).is_none());
+    }
 }

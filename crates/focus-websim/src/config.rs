@@ -414,10 +414,7 @@ impl WebConfig {
 
     /// Read and parse a TOML configuration file.
     pub fn load(path: &std::path::Path) -> Result<Self, WebsimError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WebsimError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(path).map_err(crate::site::io(path))?;
         Self::from_toml(&path.display().to_string(), &text)
     }
 

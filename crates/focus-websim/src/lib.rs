@@ -89,14 +89,14 @@ pub enum WebsimError {
     Invalid(String),
     /// A taxonomy path in the configuration is not usable.
     #[error("taxonomy: {0}")]
-    Taxonomy(#[from] focus_core::TaxonomyError),
+    Taxonomy(focus_core::TaxonomyError),
     /// Reading a file or writing the example set failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file or folder.
         path: String,
         /// The underlying error.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A corpus folder is missing a file or holds a malformed line.
     #[error("corpus {path}: {message}")]
@@ -109,4 +109,30 @@ pub enum WebsimError {
     /// Binding or running the server failed.
     #[error("server: {0}")]
     Server(std::io::Error),
+}
+
+// By hand rather than `#[from]`, which would also make the cause the
+// error's `source()`: the message already carries it, and a chain printed
+// whole would repeat it.
+impl From<focus_core::TaxonomyError> for WebsimError {
+    fn from(e: focus_core::TaxonomyError) -> Self {
+        Self::Taxonomy(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message carries the cause and `source()` does not repeat it, so
+    /// a chain printed whole (anyhow's `Error: … Caused by: …`) says it once.
+    #[test]
+    fn the_cause_is_said_once() {
+        let e = crate::site::io(std::path::Path::new("web.toml"))(std::io::Error::other("gone"));
+        assert_eq!(e.to_string(), "web.toml: gone");
+        assert!(std::error::Error::source(&e).is_none());
+        let e = WebsimError::from(focus_core::TaxonomyError::UnknownTopic("x".into()));
+        assert_eq!(e.to_string(), "taxonomy: unknown topic `x`");
+        assert!(std::error::Error::source(&e).is_none());
+    }
 }

@@ -131,7 +131,7 @@ pub trait Site: Send + Sync + std::fmt::Debug {
 /// The I/O error of `path`, for `map_err`.
 pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> WebsimError {
     let path = path.display().to_string();
-    move |source| WebsimError::Io { path, source }
+    move |cause| WebsimError::Io { path, cause }
 }
 
 /// One query parameter, percent-decoded (`+` is a space).

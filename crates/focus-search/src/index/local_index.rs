@@ -53,10 +53,10 @@ pub(super) fn io_err<'p>(
     action: &'static str,
     path: &'p Path,
 ) -> impl FnOnce(std::io::Error) -> SearchError + 'p {
-    move |source| SearchError::Io {
+    move |cause| SearchError::Io {
         action,
         path: path.to_path_buf(),
-        source,
+        cause,
     }
 }
 

@@ -61,9 +61,9 @@ impl LocalIndex {
         let parsed = self
             .parser
             .parse_query(q.text)
-            .map_err(|source| SearchError::BadQuery {
+            .map_err(|cause| SearchError::BadQuery {
                 query: q.text.to_owned(),
-                source,
+                cause,
             })?;
         let mut has_term = false;
         parsed.query_terms(&mut |_, _| has_term = true);
