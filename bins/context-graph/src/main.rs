@@ -45,7 +45,7 @@ async fn main() -> anyhow::Result<()> {
         outcome
             .thresholds
             .iter()
-            .map(|t| format!("{t:.3}"))
+            .map(|t| format!("{t:.3e}"))
             .collect::<Vec<_>>()
     );
     for r in &outcome.rebuilds {
