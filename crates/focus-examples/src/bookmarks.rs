@@ -61,10 +61,7 @@ pub fn load_bookmarks(
     good: &[String],
     opts: &LoadOptions,
 ) -> Result<ExampleSet, ExamplesError> {
-    let io = |cause| ExamplesError::Io {
-        path: path.to_path_buf(),
-        cause,
-    };
+    let io = ExamplesError::io(path);
     let too_large = |size| ExamplesError::TooLarge {
         path: path.to_path_buf(),
         size,

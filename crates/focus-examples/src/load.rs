@@ -56,6 +56,16 @@ pub enum ExamplesError {
     NoBookmarkFolders(String),
 }
 
+impl ExamplesError {
+    /// [`ExamplesError::Io`] of `path`, for `map_err`.
+    pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> Self + Copy + '_ {
+        move |cause| Self::Io {
+            path: path.to_path_buf(),
+            cause,
+        }
+    }
+}
+
 /// Limits applied while loading.
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -197,10 +207,7 @@ pub(crate) fn mark_good_paths(
 }
 
 fn sorted_entries(folder: &Path) -> Result<Vec<PathBuf>, ExamplesError> {
-    let io = |cause| ExamplesError::Io {
-        path: folder.to_path_buf(),
-        cause,
-    };
+    let io = ExamplesError::io(folder);
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(folder).map_err(io)? {
         entries.push(entry.map_err(io)?.path());
@@ -234,10 +241,7 @@ fn read_file(
         });
         return Ok(());
     };
-    let io = |cause| ExamplesError::Io {
-        path: path.to_path_buf(),
-        cause,
-    };
+    let io = ExamplesError::io(path);
     let size = std::fs::metadata(path).map_err(io)?.len();
     if size > opts.max_file_bytes {
         set.skipped.push(Skipped {
@@ -296,10 +300,8 @@ mod tests {
     /// a chain printed whole (anyhow's `Error: … Caused by: …`) says it once.
     #[test]
     fn the_cause_is_said_once() {
-        let e = ExamplesError::Io {
-            path: PathBuf::from("ex/birds"),
-            cause: std::io::Error::other("permission denied"),
-        };
+        let e =
+            ExamplesError::io(Path::new("ex/birds"))(std::io::Error::other("permission denied"));
         assert_eq!(e.to_string(), "ex/birds: permission denied");
         assert!(std::error::Error::source(&e).is_none());
         let e = ExamplesError::BadTopic {
