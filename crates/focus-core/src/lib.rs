@@ -1,9 +1,12 @@
 //! Shared vocabulary of the focus crawlers: canonical URLs, page/host/domain
 //! ids, topic ids, the taxonomy tree with the marks of the 1999 papers, the
-//! names of crawl strategies with the crawl defaults, and the output contract.
+//! names of crawl strategies with the crawl defaults, the output contract, and
+//! how a page's bytes become its text (`charset`: one rule for fetched and
+//! saved pages).
 //!
-//! This crate owns *names*, not behaviour: it does no I/O (no files, no
-//! network, no clock) and must not depend on any other `focus-*` crate.
+//! This crate owns *names* and the few pure conversions every crate shares,
+//! not crawl behaviour: it does no I/O (no files, no network, no clock) and
+//! must not depend on any other `focus-*` crate.
 //! Parsers here take text that a caller has already read, plus the name of
 //! where it came from, so their errors can point at a file and line.
 //!
@@ -29,6 +32,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod canon;
+pub mod charset;
 pub mod contract;
 mod hash;
 mod ids;

@@ -88,9 +88,10 @@ impl Default for LoadOptions {
 /// What an example holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExampleContent {
-    /// An HTML page read from a file (decoded lossily as UTF-8).
+    /// An HTML page read from a file (decoded as the fetcher decodes a page:
+    /// byte-order mark, `<meta charset>`, else a guess; `focus_core::charset`).
     Html(String),
-    /// Plain text read from a file.
+    /// Plain text read from a file (decoded the same way).
     Text(String),
     /// A URL to fetch before training.
     Url(CanonicalUrl),
@@ -250,7 +251,9 @@ fn read_file(
         });
         return Ok(());
     }
-    let text = String::from_utf8_lossy(&std::fs::read(path).map_err(io)?).into_owned();
+    // A page saved from the web keeps its charset: decoded by the rule the
+    // fetcher applies to the same page fetched (no Content-Type here).
+    let (text, _) = focus_core::charset::decode(&std::fs::read(path).map_err(io)?, "");
     match kind {
         Kind::Html => set.examples.push(Example {
             topic,

@@ -124,3 +124,43 @@ fn oversized_files_are_skipped() {
     let set = load(dir.path(), &[], &opts).unwrap();
     assert!(set.skipped.iter().any(|s| s.reason.contains("byte limit")));
 }
+
+/// A page saved from the web keeps its own charset, as the fetcher would
+/// read it: a `<meta charset>`, a byte-order mark, or a guess from the bytes.
+#[test]
+fn saved_pages_are_decoded_by_their_charset() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    let folder = r.join("food/cafes");
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("a.html"),
+        b"<meta charset=\"windows-1252\"><title>Caf\xe9 cr\xe8me</title>",
+    )
+    .unwrap();
+    fs::write(
+        folder.join("b.txt"),
+        b"\xef\xbb\xbfna\xc3\xafve caf\xc3\xa9",
+    )
+    .unwrap();
+    fs::write(
+        folder.join("c.html"),
+        b"<p>Le caf\xe9 est une boisson tr\xe8s r\xe9pandue, servie chaude ou froide \
+          dans les caf\xe9s de la r\xe9gion, o\xf9 l'on d\xe9guste aussi du th\xe9.</p>",
+    )
+    .unwrap();
+    let set = load(r, &["food/cafes".to_owned()], &LoadOptions::default()).unwrap();
+    let texts: Vec<&str> = set
+        .examples
+        .iter()
+        .map(|e| match &e.content {
+            ExampleContent::Html(s) | ExampleContent::Text(s) => s.as_str(),
+            ExampleContent::Url(u) => u.as_str(),
+        })
+        .collect();
+    assert_eq!(texts.len(), 3);
+    assert!(texts[0].contains("Café crème"), "{}", texts[0]);
+    assert_eq!(texts[1], "naïve café");
+    assert!(texts[2].contains("très répandue"), "{}", texts[2]);
+    assert!(texts.iter().all(|t| !t.contains('\u{fffd}')));
+}

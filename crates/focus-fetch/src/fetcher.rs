@@ -17,13 +17,13 @@ use hyper_util::rt::TokioExecutor;
 use tokio::time::Instant;
 
 use crate::body;
-use crate::charset;
 use crate::config::FetchConfig;
 use crate::connect::{tls_config, ConnectError, Connector, PeerAddr};
 use crate::hosts::{HostStatus, Hosts, Permit};
 use crate::outcome::{Body, FetchError, FetchOutcome, Fetched, RobotsDirectives, TimeoutPhase};
 use crate::robots::{self, RobotsCache, Rules};
 use crate::stats::{FetchStats, StatsCell};
+use focus_core::charset;
 
 /// A shareable fetcher (cheap to clone; all state is behind an `Arc`).
 #[derive(Clone)]

@@ -49,7 +49,6 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod body;
-mod charset;
 mod config;
 mod connect;
 mod dedup;

@@ -1,11 +1,13 @@
-//! Charset detection and decoding to UTF-8: the `Content-Type` charset,
-//! then a byte-order mark, then a `<meta charset>` in the first KiB, then
-//! chardetng's guess.
+//! A page's text from its bytes: the `Content-Type` charset, then a
+//! byte-order mark, then a `<meta charset>` in the first KiB, then
+//! chardetng's guess, decoded to UTF-8. The fetcher decodes every page it
+//! fetches this way, and the example loader every page a user saved, so a
+//! page saved from the web reads the same as the page fetched from it.
 
 use encoding_rs::Encoding;
 
 /// The charset parameter of a `Content-Type` value.
-pub(crate) fn from_content_type(ct: &str) -> Option<&'static Encoding> {
+fn from_content_type(ct: &str) -> Option<&'static Encoding> {
     ct.split(';').skip(1).find_map(|p| {
         let (k, v) = p.split_once('=')?;
         k.trim()
@@ -17,7 +19,7 @@ pub(crate) fn from_content_type(ct: &str) -> Option<&'static Encoding> {
 
 /// A `<meta charset=...>` or `<meta http-equiv content="...; charset=...">`
 /// in the first 1024 bytes.
-pub(crate) fn sniff_meta(bytes: &[u8]) -> Option<&'static Encoding> {
+fn sniff_meta(bytes: &[u8]) -> Option<&'static Encoding> {
     let head = &bytes[..bytes.len().min(1024)];
     let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
     let at = lower.windows(8).position(|w| w == b"charset=")?;
@@ -34,7 +36,9 @@ pub(crate) fn sniff_meta(bytes: &[u8]) -> Option<&'static Encoding> {
 }
 
 /// Decodes `bytes` to UTF-8; returns the text and the charset used.
-pub(crate) fn decode(bytes: &[u8], content_type: &str) -> (String, &'static str) {
+/// `content_type` is the `Content-Type` value the bytes came with (`""`
+/// when none, as for a file).
+pub fn decode(bytes: &[u8], content_type: &str) -> (String, &'static str) {
     let encoding = from_content_type(content_type)
         .or_else(|| Encoding::for_bom(bytes).map(|(e, _)| e))
         .or_else(|| sniff_meta(bytes))
