@@ -47,8 +47,12 @@ pub(crate) enum Body {
 pub(crate) struct CorpusPage {
     /// Index into [`Corpus::hosts`].
     pub(crate) host: u32,
-    /// The path as served (percent-encoded where needed, starts with `/`).
+    /// The path as served, with its query when it was saved with one
+    /// (percent-encoded where needed, starts with `/`).
     pub(crate) path: String,
+    /// Other paths it answers at (a `wget --adjust-extension` file without
+    /// the `.html` wget added); the page's own path wins a clash.
+    pub(crate) aliases: Vec<String>,
     /// The page's title (search and anchor placement).
     pub(crate) title: String,
     /// Ground-truth topics (evaluation only); empty when unlabelled.
@@ -67,7 +71,7 @@ pub struct Corpus {
     pub(crate) aliases: HashMap<String, TopicId>,
     pub(crate) hosts: Vec<String>,
     pub(crate) pages: Vec<CorpusPage>,
-    /// (host, fully decoded path) → page.
+    /// (host, [`page_key`] of its path and query) → page.
     pub(crate) by_key: HashMap<(u32, String), u32>,
     /// Out-links per page (page ids, deduplicated, no self-links).
     pub(crate) out_links: Vec<Vec<u32>>,
@@ -88,9 +92,27 @@ pub struct Corpus {
 /// the page).
 pub(crate) fn decode_path(path: &str) -> String {
     let path = path.split(['?', '#']).next().unwrap_or("/");
-    percent_encoding::percent_decode_str(path)
+    percent_decode(path)
+}
+
+fn percent_decode(s: &str) -> String {
+    percent_encoding::percent_decode_str(s)
         .decode_utf8_lossy()
         .into_owned()
+}
+
+/// The look-up key of a path with its query: both percent-decoded, the
+/// query kept after a `?` when there is one (a page saved with a query,
+/// `page.php?id=3`, is that query's page), the fragment dropped.
+pub(crate) fn page_key(path_and_query: &str) -> String {
+    let pq = path_and_query.split('#').next().unwrap_or("/");
+    match pq.split_once('?') {
+        Some((path, query)) if !query.is_empty() => {
+            format!("{}?{}", percent_decode(path), percent_decode(query))
+        }
+        Some((path, _)) => percent_decode(path),
+        None => percent_decode(pq),
+    }
 }
 
 impl Corpus {
@@ -146,7 +168,17 @@ impl Corpus {
     pub fn page_id(&self, url: &str) -> Option<u32> {
         let (host, pq) = split_url(url)?;
         let h = self.hosts.iter().position(|x| *x == host)? as u32;
-        self.by_key.get(&(h, decode_path(pq))).copied()
+        self.find(h, pq)
+    }
+
+    /// The page host `h` serves at `path_and_query`: the page saved with
+    /// that query, else the page at the path (as a static server answers a
+    /// file's URL whatever its query).
+    pub(crate) fn find(&self, h: u32, path_and_query: &str) -> Option<u32> {
+        self.by_key
+            .get(&(h, page_key(path_and_query)))
+            .or_else(|| self.by_key.get(&(h, decode_path(path_and_query))))
+            .copied()
     }
 
     /// How many pages link to page `pid` (its popularity).
@@ -192,12 +224,18 @@ impl Corpus {
     /// Finishes a corpus built by an importer: lookup table, in-degrees and
     /// per-topic counts.
     pub(crate) fn index(mut self) -> Self {
-        self.by_key = self
+        // Aliases first, so a page's own path wins over another's alias.
+        let aliases = self.pages.iter().enumerate().flat_map(|(i, p)| {
+            p.aliases
+                .iter()
+                .map(move |pq| ((p.host, page_key(pq)), i as u32))
+        });
+        let own = self
             .pages
             .iter()
             .enumerate()
-            .map(|(i, p)| ((p.host, decode_path(&p.path)), i as u32))
-            .collect();
+            .map(|(i, p)| ((p.host, page_key(&p.path)), i as u32));
+        self.by_key = aliases.chain(own).collect();
         for links in &mut self.out_links {
             links.sort_unstable();
             links.dedup();
@@ -261,19 +299,18 @@ impl Corpus {
         }
     }
 
-    fn body(&self, pid: u32) -> Result<(String, String), std::io::Error> {
+    /// The page's content type and bytes: a stored file as it is (its
+    /// charset is the page's own business, as on the real web).
+    fn body(&self, pid: u32) -> Result<(&'static str, Vec<u8>), std::io::Error> {
         let page = &self.pages[pid as usize];
         match &page.body {
             Body::Article(file) => Ok((
-                "text/html; charset=utf-8".into(),
-                wikispeedia::article_html(self, pid, file)?,
+                "text/html; charset=utf-8",
+                wikispeedia::article_html(self, pid, file)?.into_bytes(),
             )),
             Body::File(file) => {
                 let bytes = std::fs::read(file)?;
-                Ok((
-                    labelled::content_type(file).into(),
-                    String::from_utf8_lossy(&bytes).into_owned(),
-                ))
+                Ok((labelled::content_type(file, &bytes), bytes))
             }
         }
     }
@@ -305,11 +342,11 @@ impl Site for Corpus {
         if key.1 == "/robots.txt" {
             return Response::not_found();
         }
-        let Some(&pid) = self.by_key.get(&key) else {
+        let Some(pid) = self.find(h, path_and_query) else {
             return Response::not_found();
         };
         match self.body(pid) {
-            Ok((ctype, body)) => Response::new(200, &ctype, body),
+            Ok((ctype, body)) => Response::new(200, ctype, body),
             Err(_) => Response::html(
                 500,
                 "<html><body><h1>Internal Server Error</h1></body></html>\n",
@@ -334,6 +371,14 @@ impl Site for Corpus {
     }
 
     fn page_html(&self, pid: u32) -> Option<String> {
+        if pid as usize >= self.pages.len() {
+            return None;
+        }
+        let (ctype, bytes) = self.body(pid).ok()?;
+        Some(focus_core::charset::decode(&bytes, ctype).0)
+    }
+
+    fn page_bytes(&self, pid: u32) -> Option<Vec<u8>> {
         if pid as usize >= self.pages.len() {
             return None;
         }

@@ -36,8 +36,14 @@ pub trait Site: Send + Sync + std::fmt::Debug {
     /// The absolute URL of page `pid`.
     fn page_url(&self, pid: u32) -> Option<String>;
 
-    /// The HTML of page `pid` as its host serves it.
+    /// The HTML of page `pid` as its host serves it, decoded to text.
     fn page_html(&self, pid: u32) -> Option<String>;
+
+    /// The bytes of page `pid` as its host serves them (a stored page in
+    /// its own charset).
+    fn page_bytes(&self, pid: u32) -> Option<Vec<u8>> {
+        self.page_html(pid).map(String::into_bytes)
+    }
 
     /// The host name of the backlink and search services.
     fn search_host(&self) -> &str;
@@ -116,7 +122,9 @@ pub trait Site: Send + Sync + std::fmt::Debug {
             let folder = dir.join(tax.path(leaf));
             std::fs::create_dir_all(&folder).map_err(io(&folder))?;
             for page in self.sample(leaf, per_topic) {
-                let Some(html) = self.page_html(page.id) else {
+                // The page's bytes: an example keeps the charset it was
+                // served in, as a page a user saves does.
+                let Some(html) = self.page_bytes(page.id) else {
                     continue;
                 };
                 let file = folder.join(format!("page-{:07}.html", page.id));

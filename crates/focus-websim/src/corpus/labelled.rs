@@ -9,8 +9,12 @@
 //!     cycling/tours.html       http://www.example.com/cycling/tours.html
 //! ```
 //!
-//! Every file under a host folder is served at its path (`index.html` also
-//! at its folder's path); `.html`/`.htm` as HTML, other types by extension.
+//! Every file under a host folder is served at its path, as `wget --mirror`
+//! names files: `index.html` also at its folder's path, a `?` in a name
+//! starts the URL's query (`page.php?id=3`), and a name ending in the
+//! `.html` that `--adjust-extension` adds also answers without it. Files
+//! are served byte for byte (a page keeps its charset), typed by extension
+//! or, when that names no type (`page.php`, `about`), by their first bytes.
 //! A label whose URL has no file is skipped and counted (the page is then a
 //! dead link, as on the real web). Links between pages (for the backlink
 //! service) are read from `href` attributes of the HTML files and resolved
@@ -21,27 +25,82 @@ use std::path::{Path, PathBuf};
 
 use focus_core::{Taxonomy, TopicId};
 
-use super::{decode_path, Body, Corpus, CorpusPage};
+use super::{Body, Corpus, CorpusPage};
 use crate::site::io;
 use crate::urls::split_url;
 use crate::WebsimError;
 
-/// The content type a file is served with.
-pub(super) fn content_type(file: &Path) -> &'static str {
-    match file
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("html" | "htm") => "text/html; charset=utf-8",
-        Some("txt") => "text/plain; charset=utf-8",
-        Some("xml") => "application/xml",
-        Some("pdf") => "application/pdf",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("png") => "image/png",
+/// The content type a file is served with: by its extension when that
+/// names a type, else (no extension, or a server-side one that `wget
+/// --mirror` keeps: `page.php`, `page.php?id=3`, `view.asp`) by its first
+/// bytes, as a browser sniffs an unlabelled answer. HTML is served without
+/// a charset: the page's own `<meta charset>`, byte-order mark or bytes
+/// tell the crawler, as most servers leave it to them.
+pub(super) fn content_type(file: &Path, bytes: &[u8]) -> &'static str {
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "html" | "htm" | "shtml" => "text/html",
+        "xhtml" => "application/xhtml+xml",
+        "txt" => "text/plain",
+        "xml" => "application/xml",
+        "css" => "text/css",
+        "js" => "text/javascript",
+        "json" => "application/json",
+        "pdf" => "application/pdf",
+        "jpg" | "jpeg" => "image/jpeg",
+        "png" => "image/png",
+        "gif" => "image/gif",
+        "svg" => "image/svg+xml",
+        "zip" => "application/zip",
+        _ if looks_like_html(bytes) => "text/html",
         _ => "application/octet-stream",
     }
+}
+
+/// Whether `bytes` open like an HTML document: after a byte-order mark and
+/// white space, one of the tags the WHATWG MIME sniffing standard takes for
+/// HTML (`<!DOCTYPE HTML`, `<html`, `<head`, `<body`, `<title`, `<p`, ...,
+/// `<!--`), in any case.
+fn looks_like_html(bytes: &[u8]) -> bool {
+    const TAGS: [&[u8]; 16] = [
+        b"<!doctype html",
+        b"<html",
+        b"<head",
+        b"<script",
+        b"<iframe",
+        b"<h1",
+        b"<div",
+        b"<font",
+        b"<table",
+        b"<a",
+        b"<style",
+        b"<title",
+        b"<b",
+        b"<body",
+        b"<br",
+        b"<p",
+    ];
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let start = bytes
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
+        .unwrap_or(bytes.len());
+    let head = &bytes[start..];
+    if head.starts_with(b"<!--") {
+        return true;
+    }
+    TAGS.iter().any(|tag| {
+        head.len() > tag.len()
+            && head[..tag.len()].eq_ignore_ascii_case(tag)
+            && matches!(head[tag.len()], b' ' | b'>')
+    })
 }
 
 /// Every file under `dir` (sorted, hidden entries skipped).
@@ -123,21 +182,27 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect();
-            let path = format!("/{}", rel.join("/"));
-            if path == "/robots.txt" {
-                let text = std::fs::read_to_string(&file).map_err(io(&file))?;
-                extra.insert((h, path), ("text/plain; charset=utf-8".to_owned(), text));
+            let saved = format!("/{}", rel.join("/"));
+            if saved == "/robots.txt" {
+                let bytes = std::fs::read(&file).map_err(io(&file))?;
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                extra.insert((h, saved), ("text/plain; charset=utf-8".to_owned(), text));
                 continue;
             }
-            let path = match path.strip_suffix("index.html") {
-                Some(folder) => folder.to_owned(),
-                None => path,
-            };
-            let path = percent_encoding::utf8_percent_encode(&path, PATH_ESCAPES).to_string();
             let title = rel.last().cloned().unwrap_or_default();
+            let path = served_path(&saved);
+            // `wget --adjust-extension` adds `.html` to an HTML page whose
+            // URL lacks it (`about` -> `about.html`, `page.php?id=3` ->
+            // `page.php?id=3.html`): the page also answers without it.
+            let aliases = saved
+                .strip_suffix(".html")
+                .filter(|rest| !rest.ends_with('/') && !saved.ends_with("/index.html"))
+                .map(|rest| vec![served_path(rest)])
+                .unwrap_or_default();
             pages.push(CorpusPage {
                 host: h,
                 path,
+                aliases,
                 title,
                 labels: Vec::new(),
                 body: Body::File(file),
@@ -167,6 +232,36 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
     read_links(&mut corpus);
     Ok(corpus.index())
 }
+
+/// The URL path (and query) a file saved at `saved` (its path under the
+/// host folder) is served at, as `wget --mirror` names files: a `?` in the
+/// name starts the query (`page.php?id=3`), and `index.html` also answers
+/// for its folder.
+fn served_path(saved: &str) -> String {
+    let (path, query) = match saved.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (saved, None),
+    };
+    let path = path.strip_suffix("index.html").unwrap_or(path);
+    let path = percent_encoding::utf8_percent_encode(path, PATH_ESCAPES).to_string();
+    match query {
+        Some(q) => format!(
+            "{path}?{}",
+            percent_encoding::utf8_percent_encode(q, QUERY_ESCAPES)
+        ),
+        None => path,
+    }
+}
+
+/// Characters escaped in a served query (controls, space and the few that
+/// cannot stand in one).
+const QUERY_ESCAPES: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>')
+    .add(b'`')
+    .add(b'#');
 
 /// Characters escaped in a served path (controls, space and the few that
 /// cannot stand in a URL path).
@@ -230,12 +325,12 @@ fn read_links(corpus: &mut Corpus) {
         let Body::File(file) = &page.body else {
             continue;
         };
-        if content_type(file) != "text/html; charset=utf-8" {
-            continue;
-        }
         let Ok(bytes) = std::fs::read(file) else {
             continue;
         };
+        if content_type(file, &bytes) != "text/html" {
+            continue;
+        }
         let html = String::from_utf8_lossy(&bytes);
         let base = format!("http://{}{}", corpus.hosts[page.host as usize], page.path);
         let Ok(base) = url::Url::parse(&base) else {
@@ -252,7 +347,7 @@ fn read_links(corpus: &mut Corpus) {
             let Some(h) = corpus.hosts.iter().position(|x| *x == host) else {
                 continue;
             };
-            if let Some(&t) = corpus.by_key.get(&(h as u32, decode_path(pq))) {
+            if let Some(t) = corpus.find(h as u32, pq) {
                 targets.push(t);
             }
         }
@@ -332,6 +427,96 @@ mod tests {
             c.search("funds", 10),
             vec!["http://other.org/x.html".to_owned()]
         );
+    }
+
+    fn content_type_of(r: &crate::web::Response) -> &str {
+        r.headers
+            .iter()
+            .find(|(k, _)| k == "content-type")
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// A site as `wget --mirror` saves it: a query in a file name, a
+    /// server-side extension, a name without one, `--adjust-extension`'s
+    /// added `.html`, a page in windows-1252.
+    #[test]
+    fn a_wget_mirror_is_served_at_its_urls_with_its_bytes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let host = root.join("shop.example");
+        std::fs::create_dir_all(&host).unwrap();
+        let latin1: &[u8] =
+            b"<html><head><meta charset=windows-1252><title>Caf\xe9</title></head></html>";
+        std::fs::write(host.join("page.php?id=3"), latin1).unwrap();
+        std::fs::write(host.join("page.php?id=4.html"), "<p>four</p>").unwrap();
+        std::fs::write(
+            host.join("about"),
+            "\n  <!DOCTYPE html><title>About</title>",
+        )
+        .unwrap();
+        std::fs::write(host.join("data.bin"), b"\x00\x01 not html").unwrap();
+        std::fs::write(
+            host.join("index.html"),
+            "<a href=\"page.php?id=3\">3</a> <a href=\"/page.php?id=4\">4</a> \
+             <a href=\"about\">about</a>",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("labels.tsv"),
+            "http://shop.example/page.php?id=3\tfood/cafes\n\
+             http://shop.example/page.php?id=4\tfood/cafes\n\
+             http://shop.example/about\tfood/shops\n\
+             http://shop.example/page.php?id=9\tfood/cafes\n",
+        )
+        .unwrap();
+        let c = Corpus::load(root).unwrap();
+        assert_eq!(c.page_count(), 5);
+        // id=9 has no file: a dead link, skipped and counted.
+        assert_eq!(c.skipped_lines(), 1);
+        let cafes = c.taxonomy().find("food/cafes").unwrap();
+        assert_eq!(c.truth_count(cafes), 2);
+
+        let three = c.render("shop.example", "/page.php?id=3");
+        assert_eq!(three.status, 200);
+        assert_eq!(content_type_of(&three), "text/html");
+        assert_eq!(&three.body[..], latin1, "served as stored");
+        let pid = c.page_id("http://shop.example/page.php?id=3").unwrap();
+        assert!(c.page_html(pid).unwrap().contains("<title>Café</title>"));
+        let four = c.render("shop.example", "/page.php?id=4");
+        assert_eq!((four.status, &four.body[..]), (200, &b"<p>four</p>"[..]));
+        assert_eq!(c.render("shop.example", "/page.php?id=4.html").status, 200);
+        assert_eq!(c.render("shop.example", "/page.php?id=9").status, 404);
+        assert_eq!(c.render("shop.example", "/page.php").status, 404);
+        assert_eq!(
+            content_type_of(&c.render("shop.example", "/about")),
+            "text/html"
+        );
+        assert_eq!(
+            content_type_of(&c.render("shop.example", "/data.bin")),
+            "application/octet-stream"
+        );
+        // A query on a file saved without one is ignored, as a static
+        // server ignores it.
+        assert_eq!(c.render("shop.example", "/about?ref=nav").status, 200);
+        let mut back = c.backlinks("http://shop.example/page.php?id=4", 10);
+        back.sort();
+        assert_eq!(back, vec!["http://shop.example/".to_owned()]);
+        assert_eq!(
+            c.backlinks("http://shop.example/about", 10),
+            vec!["http://shop.example/".to_owned()]
+        );
+    }
+
+    #[test]
+    fn html_is_sniffed_by_its_opening_tag() {
+        assert!(looks_like_html(b"\xef\xbb\xbf <!DOCTYPE HTML>"));
+        assert!(looks_like_html(b"<HTML lang=en>"));
+        assert!(looks_like_html(b"<!-- generated -->"));
+        assert!(looks_like_html(b"\r\n<p>x"));
+        assert!(!looks_like_html(b"<pre>"), "<p must end at a space or >");
+        assert!(!looks_like_html(b"%PDF-1.4"));
+        assert!(!looks_like_html(b"plain words"));
+        assert!(!looks_like_html(b""));
     }
 
     #[test]

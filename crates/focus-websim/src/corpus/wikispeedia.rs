@@ -121,6 +121,7 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
         .map(|(name, labels)| CorpusPage {
             host: 0,
             path: format!("/wiki/{name}"),
+            aliases: Vec::new(),
             title: title_of(name),
             labels,
             body: Body::Article(dir.join("plaintext").join(format!("{name}.txt"))),
