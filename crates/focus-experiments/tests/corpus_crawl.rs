@@ -156,11 +156,18 @@ async fn the_evaluations_split_seeds_and_scores() {
     let hubs = hub_seeds(&c);
     assert_eq!(hubs.len(), 5);
     assert!(c.in_degree(hubs[0]) >= c.in_degree(hubs[4]));
-    // Scoring counts each held-out page once, training pages never.
-    let url = |p: u32| c.page_url(p).unwrap();
-    let scored: HashSet<u32> = [seeds[0]].into_iter().collect();
-    let urls = vec![url(train[0]), url(seeds[0]), url(seeds[0]), url(hubs[0])];
-    assert_eq!(score(&c, &urls, &scored), vec![0, 1, 1, 1]);
+    // Scoring counts each held-out page once, training pages never, and a
+    // page only when an attempt received it.
+    let url = |p: u32| c.page_url(p);
+    let scored: HashSet<u32> = [seeds[0], seeds[1]].into_iter().collect();
+    let urls = vec![
+        url(train[0]),
+        None,
+        url(seeds[0]),
+        url(seeds[0]),
+        url(hubs[0]),
+    ];
+    assert_eq!(score(&c, &urls, &scored), vec![0, 0, 1, 1, 1]);
 
     // The example folder the crawlers train on.
     let tmp = tempfile::tempdir().unwrap();
@@ -191,7 +198,7 @@ async fn the_evaluations_split_seeds_and_scores() {
         i += 1;
     }
     let found = |order: &[u32]| -> Vec<usize> {
-        let urls: Vec<String> = order.iter().map(|&p| url(p)).collect();
+        let urls: Vec<Option<String>> = order.iter().map(|&p| url(p)).collect();
         score(&c, &urls, &scored)
     };
     let (o, b) = (found(&oracle), found(&bfs));

@@ -196,18 +196,27 @@ pub fn topic_seeds(corpus: &Corpus, split: &Split, topic: TopicId, seed: u64) ->
 
 pub(super) use crate::input;
 
-/// Requested URLs of a crawl output (`pages.jsonl`, or the reference's
-/// JSON lines), in fetch order.
-pub(super) fn read_urls(path: &Path) -> Result<Vec<String>, AppError> {
+/// What each fetch attempt of a crawl output (`pages.jsonl`, or the
+/// reference's JSON lines) fetched, in fetch order: the URL of the page it
+/// received (where a redirect ended), or `None` when it received none (an
+/// error status, a refusal by robots.txt, a timeout, a skipped type). A
+/// failed attempt spends the budget and finds nothing.
+pub(super) fn read_fetched(path: &Path) -> Result<Vec<Option<String>>, AppError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let v = focus_core::PageLine::parse(line)
             .map_err(|e| input(format!("{}: {e}", path.display())))?;
-        out.push(v.url);
+        out.push(fetched_page(v));
     }
     Ok(out)
+}
+
+/// The URL of the page one attempt received, if it received one.
+fn fetched_page(line: focus_core::PageLine) -> Option<String> {
+    let ok = (200..300).contains(&line.status) && line.error.is_none();
+    ok.then(|| line.final_url.unwrap_or(line.url))
 }
 
 fn write_seeds(corpus: &Corpus, ids: &[u32], file: &Path) -> Result<(), AppError> {
@@ -219,7 +228,6 @@ fn write_seeds(corpus: &Corpus, ids: &[u32], file: &Path) -> Result<(), AppError
     std::fs::write(file, text).map_err(|e| input(format!("{}: {e}", file.display())))
 }
 
-/// Runs one crawler on one category and protocol; returns its fetch order.
 /// The replayed corpus with `category` good, the example set (if any)
 /// and the seed file: every evaluation crawl's source.
 pub(super) fn corpus_source(
@@ -236,6 +244,9 @@ pub(super) fn corpus_source(
     }
 }
 
+/// Runs one crawler on one category and protocol; returns what each of its
+/// fetch attempts fetched ([`read_fetched`]), `None` for a crawler that is
+/// not run here.
 async fn crawl(
     cfg: &EvalConfig,
     crawler: Crawler,
@@ -244,7 +255,7 @@ async fn crawl(
     seeds: &Path,
     targets: &Path,
     dir: &Path,
-) -> Result<Option<Vec<String>>, AppError> {
+) -> Result<Option<Vec<Option<String>>>, AppError> {
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(input)?;
     }
@@ -304,7 +315,7 @@ async fn crawl(
         plan.concurrency = 1;
     }
     run(&plan).await?;
-    read_urls(&dir.join("pages.jsonl")).map(Some)
+    read_fetched(&dir.join("pages.jsonl")).map(Some)
 }
 
 /// Runs every crawl of the evaluation and scores it.
@@ -358,7 +369,7 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
                         .collect();
                     oracle_order(corpus, &seeds, &scored, &relevant, cfg.pages)
                         .into_iter()
-                        .filter_map(|p| corpus.page_url(p))
+                        .map(|p| corpus.page_url(p))
                         .collect()
                 } else {
                     match crawl(
@@ -397,4 +408,41 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only an attempt that received a page finds it: an error status, a
+    /// refusal by robots.txt or a timeout spends the budget and finds
+    /// nothing, and a redirect finds the page it ended at.
+    #[test]
+    fn an_attempt_finds_the_page_it_received() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pages.jsonl");
+        std::fs::write(
+            &file,
+            [
+                r#"{"url":"http://a.test/ok","status":200}"#,
+                r#"{"url":"http://a.test/gone","status":404,"error":"status_404"}"#,
+                r#"{"url":"http://a.test/private","status":null,"error":"robots_disallowed"}"#,
+                r#"{"url":"http://a.test/slow","status":200,"error":"timeout_total"}"#,
+                r#"{"url":"http://a.test/old","status":200,"final_url":"http://a.test/new"}"#,
+            ]
+            .join("\n"),
+        )
+        .unwrap();
+        let fetched = read_fetched(&file).unwrap();
+        assert_eq!(
+            fetched,
+            vec![
+                Some("http://a.test/ok".to_owned()),
+                None,
+                None,
+                None,
+                Some("http://a.test/new".to_owned()),
+            ]
+        );
+    }
 }

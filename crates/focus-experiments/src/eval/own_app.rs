@@ -11,7 +11,7 @@ use focus_core::TopicId;
 use focus_websim::Corpus;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
-use super::crawls::{corpus_source, read_urls, Crawler, EvalConfig};
+use super::crawls::{corpus_source, read_fetched, Crawler, EvalConfig};
 use super::split::Split;
 
 /// The share of the budget BINGO!'s learning phase gets (1 in 5; the
@@ -34,15 +34,15 @@ pub(super) async fn bingo_crawl(
     examples: &Path,
     seeds: &Path,
     dir: &Path,
-) -> Result<Vec<String>, AppError> {
+) -> Result<Vec<Option<String>>, AppError> {
     let source = corpus_source(cfg, category, Some(examples), seeds);
     let plan = focus_cli::BingoPlan::new(
         cfg.plan(source, dir, Strategy::of(bingo)),
         bingo_learning_pages(cfg.pages as u64),
     );
     focus_app::run_bingo(&plan).await?;
-    let mut urls = read_urls(&dir.join("learning").join("pages.jsonl"))?;
-    urls.extend(read_urls(&dir.join("harvesting").join("pages.jsonl"))?);
+    let mut urls = read_fetched(&dir.join("learning").join("pages.jsonl"))?;
+    urls.extend(read_fetched(&dir.join("harvesting").join("pages.jsonl"))?);
     Ok(urls)
 }
 
@@ -59,7 +59,7 @@ pub(super) async fn context_crawl(
     seeds: &Path,
     targets: &Path,
     dir: &Path,
-) -> Result<Vec<String>, AppError> {
+) -> Result<Vec<Option<String>>, AppError> {
     let source = corpus_source(cfg, category, None, seeds);
     let own = match crawler {
         Crawler::ContextStandard => focus_cli::Crawler::BestFirst,
@@ -71,7 +71,7 @@ pub(super) async fn context_crawl(
         ..ContextPlan::new(cfg.plan(source, dir, Strategy::of(own)))
     };
     run_context(&plan).await?;
-    read_urls(&dir.join("pages.jsonl"))
+    read_fetched(&dir.join("pages.jsonl"))
 }
 
 /// [`CONTEXT_TARGETS`] training pages of `topic`, chosen by a seeded hash.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use focus_websim::{Corpus, Site};
 
-use super::crawls::{input, read_urls, EvalConfig, Reference};
+use super::crawls::{input, read_fetched, EvalConfig, Reference};
 use focus_app::AppError;
 
 /// Whether `python` can import scikit-learn.
@@ -19,7 +19,8 @@ pub fn available(python: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Crawls `category` with the reference; returns its fetch order.
+/// Crawls `category` with the reference; returns what each of its fetch
+/// attempts fetched.
 pub(super) async fn crawl(
     cfg: &EvalConfig,
     reference: &Reference,
@@ -27,7 +28,7 @@ pub(super) async fn crawl(
     examples: &Path,
     seeds: &Path,
     dir: &Path,
-) -> Result<Vec<String>, AppError> {
+) -> Result<Vec<Option<String>>, AppError> {
     let corpus: Arc<dyn Site> = Arc::new(Corpus::load(&cfg.corpus).map_err(input)?);
     let addr = "127.0.0.1:0".parse().map_err(input)?;
     let server = focus_websim::serve(corpus, addr).await.map_err(input)?;
@@ -53,7 +54,7 @@ pub(super) async fn crawl(
         .map_err(input)?;
     server.shutdown().await;
     match status {
-        Ok(s) if s.success() => read_urls(&out),
+        Ok(s) if s.success() => read_fetched(&out),
         Ok(s) => Err(input(format!("reference crawler on {category}: {s}"))),
         Err(e) => Err(input(format!("reference crawler: {e}"))),
     }

@@ -135,19 +135,21 @@ pub fn oracle_order<S: std::hash::BuildHasher, R: std::hash::BuildHasher>(
     out
 }
 
-/// Scores a crawl's fetch order (requested URLs) against a set of pages
-/// (the scored pages, or the training pages): how many of them it has
-/// fetched after each attempt.
+/// Scores a crawl's fetch attempts (the URL of the page each received,
+/// `None` for an attempt that received none) against a set of pages (the
+/// scored pages, or the training pages): how many of them it has fetched
+/// after each attempt.
 pub fn score<S: std::hash::BuildHasher>(
     corpus: &Corpus,
-    urls: &[String],
+    fetched: &[Option<String>],
     scored: &HashSet<u32, S>,
 ) -> Vec<usize> {
     let mut seen = HashSet::new();
     let mut found = 0;
-    urls.iter()
+    fetched
+        .iter()
         .map(|u| {
-            if let Some(p) = corpus.page_id(u) {
+            if let Some(p) = u.as_deref().and_then(|u| corpus.page_id(u)) {
                 if scored.contains(&p) && seen.insert(p) {
                     found += 1;
                 }
