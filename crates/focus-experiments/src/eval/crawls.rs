@@ -34,7 +34,9 @@ use super::own_app;
 pub use super::own_app::{
     bingo_learning_pages, context_targets, BINGO_LEARNING_SHARE, CONTEXT_TARGETS,
 };
-pub use super::scoring::{oracle_order, score, scored_pages, training_pages, Scored};
+pub use super::scoring::{
+    empty_attempts, oracle_order, score, scored_pages, training_pages, Scored,
+};
 
 /// Hub seeds: the corpus's most linked-to pages.
 pub const HUB_SEEDS: usize = 5;
@@ -395,6 +397,7 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
                     scored_total: scored.len(),
                     found,
                     training: score(corpus, &urls, &training),
+                    empty: empty_attempts(&urls),
                 };
                 tracing::warn!(
                     "eval {category} {} {}: recall@500 {:.3}, @1000 {:.3}",

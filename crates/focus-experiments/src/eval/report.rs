@@ -188,7 +188,9 @@ fn render(
          seeds excepted; fetching a training page earns nothing. *Hub seeds* are the {HUB_SEEDS} \
          most linked-to pages (the same for every category); *topic seeds* are {TOPIC_SEEDS} \
          held-out pages of the category. Recall is the share of the scored pages fetched \
-         within the budget; harvest is scored pages per fetch attempt.\n\n\
+         within the budget (a page counts when an attempt received it: an attempt that got an \
+         error or a refusal spends the budget and finds nothing); harvest is scored pages per \
+         fetch attempt.\n\n\
          Crawlers: `soft` and `hard` are `focus-soft` and `focus-hard` with their defaults; \
          `soft, previous default` is `focus-soft --relevance exact --child-priority learnt` (the \
          default before tempered relevance and the link model); `bingo` is `bingo` with its \
@@ -328,6 +330,7 @@ fn comparisons(md: &mut String, scores: &[Scored], protocol: Protocol, crawlers:
         ));
     }
     training_fetched(&mut lines, scores, protocol, crawlers);
+    empty_attempts(&mut lines, scores, protocol, crawlers);
     let at500 = |c: Crawler| mean_recall_at(scores, protocol, c, 500);
     if crawlers.contains(&Crawler::Reference) {
         let (s, r) = (at500(Crawler::Soft), at500(Crawler::Reference));
@@ -453,6 +456,36 @@ fn training_fetched(
     }
 }
 
+/// How many of each crawler's attempts received no page, against how many
+/// it made: a replay the crawlers cannot read (every page refused, of a
+/// type they skip, or unreachable) shows here instead of as a silent 0.
+fn empty_attempts(
+    lines: &mut Vec<String>,
+    scores: &[Scored],
+    protocol: Protocol,
+    crawlers: &[Crawler],
+) {
+    let budget = BUDGETS[BUDGETS.len() - 1];
+    let sums: Vec<String> = crawlers
+        .iter()
+        .filter(|&&c| c != Crawler::Oracle)
+        .map(|&c| {
+            let (empty, made) = of(scores, protocol, c).fold((0, 0), |(e, m), s| {
+                (e + s.empty_at(budget), m + s.attempts_at(budget))
+            });
+            format!("{} {empty} of {made}", c.name())
+        })
+        .collect();
+    if !sums.is_empty() {
+        lines.push(format!(
+            "- fetch attempts within {budget} pages that received no page (an error status or \
+             dead link, a robots.txt refusal, a timeout, a skipped type: they spend the budget \
+             and find nothing), of the attempts made, summed over the categories: {}.",
+            sums.join(", ")
+        ));
+    }
+}
+
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     c.next()
@@ -470,9 +503,26 @@ mod tests {
             protocol: Protocol::Topic,
             crawler,
             scored_total: 10,
+            empty: vec![0; found.len()],
             found,
             training,
         }
+    }
+
+    #[test]
+    fn attempts_that_received_nothing_are_counted_per_crawler() {
+        let mut soft = scored(Crawler::Soft, vec![0, 1, 1], vec![0; 3]);
+        soft.empty = vec![0, 0, 1];
+        let bfs = scored(Crawler::BreadthFirst, vec![0, 0], vec![0; 2]);
+        let mut lines = Vec::new();
+        let crawlers = [Crawler::Soft, Crawler::BreadthFirst, Crawler::Oracle];
+        empty_attempts(&mut lines, &[soft, bfs], Protocol::Topic, &crawlers);
+        assert_eq!(lines.len(), 1);
+        assert!(
+            lines[0].ends_with("categories: soft 1 of 3, breadth-first 0 of 2."),
+            "{}",
+            lines[0]
+        );
     }
 
     #[test]

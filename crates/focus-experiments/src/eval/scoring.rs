@@ -28,6 +28,10 @@ pub struct Scored {
     /// (cumulative): they earn nothing, but a classifier trained on them
     /// rates their links highest.
     pub training: Vec<usize>,
+    /// Attempts that received no page, after each fetch attempt
+    /// (cumulative): an error status or dead link, a refusal by robots.txt,
+    /// a timeout, a skipped type.
+    pub empty: Vec<usize>,
 }
 
 impl Scored {
@@ -39,6 +43,17 @@ impl Scored {
     /// The category's training pages fetched within `budget` attempts.
     pub fn training_at(&self, budget: usize) -> usize {
         within(&self.training, budget)
+    }
+
+    /// Attempts within `budget` that received no page.
+    pub fn empty_at(&self, budget: usize) -> usize {
+        within(&self.empty, budget)
+    }
+
+    /// Fetch attempts made within `budget` (fewer when the crawl ended
+    /// earlier).
+    pub fn attempts_at(&self, budget: usize) -> usize {
+        budget.min(self.found.len())
     }
 
     /// Recall of the scored pages within `budget` attempts.
@@ -135,6 +150,18 @@ pub fn oracle_order<S: std::hash::BuildHasher, R: std::hash::BuildHasher>(
     out
 }
 
+/// How many of a crawl's fetch attempts had received no page after each
+/// attempt.
+pub fn empty_attempts(fetched: &[Option<String>]) -> Vec<usize> {
+    fetched
+        .iter()
+        .scan(0, |n, u| {
+            *n += usize::from(u.is_none());
+            Some(*n)
+        })
+        .collect()
+}
+
 /// Scores a crawl's fetch attempts (the URL of the page each received,
 /// `None` for an attempt that received none) against a set of pages (the
 /// scored pages, or the training pages): how many of them it has fetched
@@ -172,7 +199,11 @@ mod tests {
             scored_total: 4,
             found: vec![0, 1, 1, 2, 2],
             training: vec![1, 1, 2, 2, 2],
+            empty: empty_attempts(&[Some("a".into()), None, None, Some("b".into()), None]),
         };
+        assert_eq!(s.empty, [0, 1, 2, 2, 3]);
+        assert_eq!((s.empty_at(2), s.empty_at(100)), (1, 3));
+        assert_eq!((s.attempts_at(3), s.attempts_at(100)), (3, 5));
         assert_eq!(s.training_at(3), 2);
         assert_eq!(s.training_at(100), 2);
         assert_eq!(s.found_at(2), 1);

@@ -262,6 +262,7 @@ mod tests {
             crawler,
             scored_total: 100,
             training: vec![0; found.len()],
+            empty: vec![0; found.len()],
             found,
         }
     }
