@@ -473,7 +473,7 @@ fn empty_attempts(
             let (empty, made) = of(scores, protocol, c).fold((0, 0), |(e, m), s| {
                 (e + s.empty_at(budget), m + s.attempts_at(budget))
             });
-            format!("{} {empty} of {made}", c.name())
+            format!("{}: {empty} of {made}", c.name())
         })
         .collect();
     if !sums.is_empty() {
@@ -481,7 +481,7 @@ fn empty_attempts(
             "- fetch attempts within {budget} pages that received no page (an error status or \
              dead link, a robots.txt refusal, a timeout, a skipped type: they spend the budget \
              and find nothing), of the attempts made, summed over the categories: {}.",
-            sums.join(", ")
+            sums.join("; ")
         ));
     }
 }
@@ -519,7 +519,7 @@ mod tests {
         empty_attempts(&mut lines, &[soft, bfs], Protocol::Topic, &crawlers);
         assert_eq!(lines.len(), 1);
         assert!(
-            lines[0].ends_with("categories: soft 1 of 3, breadth-first 0 of 2."),
+            lines[0].ends_with("categories: soft: 1 of 3; breadth-first: 0 of 2."),
             "{}",
             lines[0]
         );
