@@ -242,8 +242,11 @@ fn served_path(saved: &str) -> String {
         Some((path, query)) => (path, Some(query)),
         None => (saved, None),
     };
-    let path = path.strip_suffix("index.html").unwrap_or(path);
-    let path = percent_encoding::utf8_percent_encode(path, PATH_ESCAPES).to_string();
+    let path = match path.strip_suffix("/index.html") {
+        Some(folder) => format!("{folder}/"),
+        None => path.to_owned(),
+    };
+    let path = percent_encoding::utf8_percent_encode(&path, PATH_ESCAPES).to_string();
     match query {
         Some(q) => format!(
             "{path}?{}",
@@ -455,6 +458,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(host.join("data.bin"), b"\x00\x01 not html").unwrap();
+        std::fs::write(host.join("myindex.html"), "<p>mine</p>").unwrap();
         std::fs::write(
             host.join("index.html"),
             "<a href=\"page.php?id=3\">3</a> <a href=\"/page.php?id=4\">4</a> \
@@ -470,7 +474,10 @@ mod tests {
         )
         .unwrap();
         let c = Corpus::load(root).unwrap();
-        assert_eq!(c.page_count(), 5);
+        assert_eq!(c.page_count(), 6);
+        // Only a whole `index.html` answers for its folder.
+        assert_eq!(c.render("shop.example", "/myindex.html").status, 200);
+        assert_eq!(c.render("shop.example", "/my").status, 404);
         // id=9 has no file: a dead link, skipped and counted.
         assert_eq!(c.skipped_lines(), 1);
         let cafes = c.taxonomy().find("food/cafes").unwrap();
