@@ -107,6 +107,13 @@ impl PageLine {
         serde_json::from_str(line)
     }
 
+    /// Whether the attempt received a page: a 2xx answer with no fetch
+    /// error (not an error status, a refusal by robots.txt, a timeout or a
+    /// skipped type).
+    pub fn received_page(&self) -> bool {
+        (200..300).contains(&self.status) && self.error.is_none()
+    }
+
     /// What the fetch harvested, for harvest rates: its relevance, or 0 for
     /// a duplicate (its content had been harvested already).
     pub fn harvested_relevance(&self) -> f64 {

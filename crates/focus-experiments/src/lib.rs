@@ -23,6 +23,20 @@ pub(crate) fn input(e: impl std::fmt::Display) -> AppError {
     AppError::Input(e.to_string())
 }
 
+/// Every line of a `pages.jsonl` (or the reference's JSON lines): a line
+/// that does not parse is an error, since the experiments read only files
+/// their own crawls wrote.
+pub(crate) fn page_lines(path: &std::path::Path) -> Result<Vec<focus_core::PageLine>, AppError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            focus_core::PageLine::parse(l).map_err(|e| input(format!("{}: {e}", path.display())))
+        })
+        .collect()
+}
+
 /// Writes a report or figure, naming the file on failure.
 pub(crate) fn write(path: &std::path::Path, body: &str) -> Result<(), AppError> {
     std::fs::write(path, body).map_err(|e| input(format!("{}: {e}", path.display())))

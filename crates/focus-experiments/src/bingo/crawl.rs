@@ -14,7 +14,7 @@ use focus_core::{HostKey, PageId, PageLine};
 use focus_store::Store;
 
 use super::measures::Attempt;
-use crate::input;
+use crate::{input, page_lines};
 
 /// What one crawl left behind.
 pub(super) struct Run {
@@ -89,19 +89,8 @@ pub(super) fn stored(path: &Path) -> Result<std::collections::HashSet<String>, A
         .collect())
 }
 
-/// Every line of a `pages.jsonl` (a line that does not parse is an error:
-/// the reproduction reads only files its own crawls wrote).
-fn page_lines(path: &Path) -> Result<Vec<PageLine>, AppError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| PageLine::parse(l).map_err(|e| input(format!("{}: {e}", path.display()))))
-        .collect()
-}
-
 fn is_stored(p: &PageLine) -> bool {
-    p.error.is_none() && !p.retry && p.duplicate.is_none() && (200..300).contains(&p.status)
+    p.received_page() && !p.retry && p.duplicate.is_none()
 }
 
 /// Whether topic path `class` is `topic` or below it.

@@ -204,21 +204,13 @@ pub(super) use crate::input;
 /// error status, a refusal by robots.txt, a timeout, a skipped type). A
 /// failed attempt spends the budget and finds nothing.
 pub(super) fn read_fetched(path: &Path) -> Result<Vec<Option<String>>, AppError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
-    let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v = focus_core::PageLine::parse(line)
-            .map_err(|e| input(format!("{}: {e}", path.display())))?;
-        out.push(fetched_page(v));
-    }
-    Ok(out)
-}
-
-/// The URL of the page one attempt received, if it received one.
-fn fetched_page(line: focus_core::PageLine) -> Option<String> {
-    let ok = (200..300).contains(&line.status) && line.error.is_none();
-    ok.then(|| line.final_url.unwrap_or(line.url))
+    Ok(crate::page_lines(path)?
+        .into_iter()
+        .map(|line| {
+            line.received_page()
+                .then(|| line.final_url.unwrap_or(line.url))
+        })
+        .collect())
 }
 
 fn write_seeds(corpus: &Corpus, ids: &[u32], file: &Path) -> Result<(), AppError> {
