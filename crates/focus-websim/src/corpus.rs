@@ -314,6 +314,13 @@ impl Corpus {
             }
         }
     }
+
+    /// [`Corpus::body`] of a page that may not exist; `None` also when its
+    /// file cannot be read.
+    fn body_of(&self, pid: u32) -> Option<(&'static str, Vec<u8>)> {
+        self.pages.get(pid as usize)?;
+        self.body(pid).ok()
+    }
 }
 
 /// Seed candidates reserved per topic (never sampled as examples).
@@ -371,18 +378,12 @@ impl Site for Corpus {
     }
 
     fn page_html(&self, pid: u32) -> Option<String> {
-        if pid as usize >= self.pages.len() {
-            return None;
-        }
-        let (ctype, bytes) = self.body(pid).ok()?;
+        let (ctype, bytes) = self.body_of(pid)?;
         Some(focus_core::charset::decode(&bytes, ctype).0)
     }
 
     fn page_bytes(&self, pid: u32) -> Option<Vec<u8>> {
-        if pid as usize >= self.pages.len() {
-            return None;
-        }
-        self.body(pid).ok().map(|(_, b)| b)
+        self.body_of(pid).map(|(_, bytes)| bytes)
     }
 
     fn search_host(&self) -> &str {
