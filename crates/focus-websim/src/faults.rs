@@ -71,7 +71,7 @@ impl Web {
             FaultKind::RedirectChain => match segs.as_slice() {
                 ["go", k, n] => match (num(k), num(n)) {
                     (Some(0), Some(n)) => match self.page_url(n) {
-                        Some(u) => redirect(301, &u),
+                        Some(u) => Response::redirect(301, &u),
                         None => Response::not_found(),
                     },
                     (Some(k), Some(n)) => {
@@ -82,15 +82,15 @@ impl Web {
                         } else {
                             format!("http://{host}/go/{}/{n}", k - 1)
                         };
-                        redirect(status, &loc)
+                        Response::redirect(status, &loc)
                     }
                     _ => Response::not_found(),
                 },
                 _ => Response::not_found(),
             },
             FaultKind::RedirectLoop => match segs.as_slice() {
-                ["loop", "a", n] => redirect(302, &format!("/loop/b/{n}")),
-                ["loop", "b", n] => redirect(302, &format!("/loop/a/{n}")),
+                ["loop", "a", n] => Response::redirect(302, &format!("/loop/b/{n}")),
+                ["loop", "b", n] => Response::redirect(302, &format!("/loop/a/{n}")),
                 _ => Response::not_found(),
             },
             FaultKind::NotFound => Response::not_found(),
@@ -182,14 +182,6 @@ impl Web {
         s.push_str("</body></html>\n");
         Bytes::from(s)
     }
-}
-
-fn redirect(status: u16, location: &str) -> Response {
-    Response::html(
-        status,
-        format!("<html><body><a href=\"{location}\">Moved</a></body></html>\n"),
-    )
-    .with_header("location", location)
 }
 
 fn non_html(path: &str) -> Response {

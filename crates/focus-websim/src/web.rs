@@ -63,6 +63,16 @@ impl Response {
         Self::new(status, "text/html; charset=utf-8", body)
     }
 
+    /// A redirect (`status` 301, 302, ...) to `location`, with a body
+    /// linking to it as servers write one.
+    pub(crate) fn redirect(status: u16, location: &str) -> Self {
+        Self::html(
+            status,
+            format!("<html><body><a href=\"{location}\">Moved</a></body></html>\n"),
+        )
+        .with_header("location", location)
+    }
+
     pub(crate) fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));
         self
