@@ -24,6 +24,7 @@ use crate::web::{PageRef, Response};
 use crate::WebsimError;
 
 mod labelled;
+mod mirror_files;
 mod report;
 mod search;
 mod wikispeedia;
@@ -164,11 +165,40 @@ impl Corpus {
         &self.name
     }
 
-    /// The page id of a page URL (any spelling of its path's escapes).
+    /// The page id of a page URL (any spelling of its path's escapes),
+    /// also when the URL is a cross-host link as `wget --convert-links`
+    /// rewrote it (`/www.other.org/x.html` on the citing page's host).
     pub fn page_id(&self, url: &str) -> Option<u32> {
         let (host, pq) = split_url(url)?;
         let h = self.hosts.iter().position(|x| *x == host)? as u32;
         self.find(h, pq)
+            .or_else(|| self.converted_link(h, pq).map(|(_, _, pid)| pid))
+    }
+
+    /// A link between hosts as `wget --convert-links` rewrote it. wget
+    /// makes a link from a page of one host to a saved page of another
+    /// relative to the mirror's folders (`../www.other.org/x.html`), and
+    /// it resolves, against the citing page's URL, to
+    /// `/www.other.org/x.html` on the citing page's own host. When host
+    /// `h` has no page at `path_and_query` and its first segment names
+    /// another host of the corpus that has a page at the rest, that is
+    /// the page the link meant: its host, the rest (path and query, as
+    /// given) and its id.
+    pub(crate) fn converted_link<'a>(
+        &self,
+        h: u32,
+        path_and_query: &'a str,
+    ) -> Option<(u32, &'a str, u32)> {
+        let after = path_and_query.strip_prefix('/')?;
+        let end = after.find(['/', '?', '#']).unwrap_or(after.len());
+        let segment = percent_decode(&after[..end]).to_ascii_lowercase();
+        let other = self.hosts.iter().position(|x| *x == segment)? as u32;
+        if other == h {
+            return None;
+        }
+        let rest = &after[end..];
+        let rest = if rest.starts_with('/') { rest } else { "/" };
+        Some((other, rest, self.find(other, rest)?))
     }
 
     /// The page host `h` serves at `path_and_query`: the page saved with
@@ -310,7 +340,7 @@ impl Corpus {
             )),
             Body::File(file) => {
                 let bytes = std::fs::read(file)?;
-                Ok((labelled::content_type(file, &bytes), bytes))
+                Ok((mirror_files::content_type(file, &bytes), bytes))
             }
         }
     }
@@ -350,7 +380,15 @@ impl Site for Corpus {
             return Response::not_found();
         }
         let Some(pid) = self.find(h, path_and_query) else {
-            return Response::not_found();
+            // A cross-host link of a `wget --convert-links` mirror goes to
+            // the URL it was before wget rewrote it, so the page keeps its
+            // own host and URL.
+            return match self.converted_link(h, path_and_query) {
+                Some((other, rest, _)) => {
+                    Response::redirect(301, &format!("http://{}{rest}", self.hosts[other as usize]))
+                }
+                None => Response::not_found(),
+            };
         };
         match self.body(pid) {
             Ok((ctype, body)) => Response::new(200, ctype, body),

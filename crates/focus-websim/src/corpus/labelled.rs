@@ -10,11 +10,13 @@
 //! ```
 //!
 //! Every file under a host folder is served at its path, as `wget --mirror`
-//! names files: `index.html` also at its folder's path, a `?` in a name
-//! starts the URL's query (`page.php?id=3`), and a name ending in the
-//! `.html` that `--adjust-extension` adds also answers without it. Files
-//! are served byte for byte (a page keeps its charset), typed by extension
-//! or, when that names no type (`page.php`, `about`), by their first bytes.
+//! names files (`corpus/mirror_files.rs`: `index.html` also at its
+//! folder's path, a `?` in a name starts the URL's query, a name ending in
+//! the `.html` that `--adjust-extension` adds also answers without it),
+//! byte for byte (a page keeps its charset), typed by extension or by its
+//! first bytes. A link that `--convert-links` made between hosts
+//! (`/www.other.org/x.html` on the citing host) is redirected to the URL
+//! it was ([`Corpus::converted_link`]).
 //! A label whose URL has no file is skipped and counted (the page is then a
 //! dead link, as on the real web). Links between pages (for the backlink
 //! service) are read from `href` attributes of the HTML files and resolved
@@ -25,83 +27,10 @@ use std::path::{Path, PathBuf};
 
 use focus_core::{Taxonomy, TopicId};
 
+use super::mirror_files::{aliases, content_type, served_path};
 use super::{Body, Corpus, CorpusPage};
 use crate::site::io;
-use crate::urls::split_url;
 use crate::WebsimError;
-
-/// The content type a file is served with: by its extension when that
-/// names a type, else (no extension, or a server-side one that `wget
-/// --mirror` keeps: `page.php`, `page.php?id=3`, `view.asp`) by its first
-/// bytes, as a browser sniffs an unlabelled answer. HTML is served without
-/// a charset: the page's own `<meta charset>`, byte-order mark or bytes
-/// tell the crawler, as most servers leave it to them.
-pub(super) fn content_type(file: &Path, bytes: &[u8]) -> &'static str {
-    let name = file
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let ext = name
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        "html" | "htm" | "shtml" => "text/html",
-        "xhtml" => "application/xhtml+xml",
-        "txt" => "text/plain",
-        "xml" => "application/xml",
-        "css" => "text/css",
-        "js" => "text/javascript",
-        "json" => "application/json",
-        "pdf" => "application/pdf",
-        "jpg" | "jpeg" => "image/jpeg",
-        "png" => "image/png",
-        "gif" => "image/gif",
-        "svg" => "image/svg+xml",
-        "zip" => "application/zip",
-        _ if looks_like_html(bytes) => "text/html",
-        _ => "application/octet-stream",
-    }
-}
-
-/// Whether `bytes` open like an HTML document: after a byte-order mark and
-/// white space, one of the tags the WHATWG MIME sniffing standard takes for
-/// HTML (`<!DOCTYPE HTML`, `<html`, `<head`, `<body`, `<title`, `<p`, ...,
-/// `<!--`), in any case.
-fn looks_like_html(bytes: &[u8]) -> bool {
-    const TAGS: [&[u8]; 16] = [
-        b"<!doctype html",
-        b"<html",
-        b"<head",
-        b"<script",
-        b"<iframe",
-        b"<h1",
-        b"<div",
-        b"<font",
-        b"<table",
-        b"<a",
-        b"<style",
-        b"<title",
-        b"<b",
-        b"<body",
-        b"<br",
-        b"<p",
-    ];
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    let start = bytes
-        .iter()
-        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
-        .unwrap_or(bytes.len());
-    let head = &bytes[start..];
-    if head.starts_with(b"<!--") {
-        return true;
-    }
-    TAGS.iter().any(|tag| {
-        head.len() > tag.len()
-            && head[..tag.len()].eq_ignore_ascii_case(tag)
-            && matches!(head[tag.len()], b' ' | b'>')
-    })
-}
 
 /// Every file under `dir` (sorted, hidden entries skipped).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), WebsimError> {
@@ -191,14 +120,7 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
             }
             let title = rel.last().cloned().unwrap_or_default();
             let path = served_path(&saved);
-            // `wget --adjust-extension` adds `.html` to an HTML page whose
-            // URL lacks it (`about` -> `about.html`, `page.php?id=3` ->
-            // `page.php?id=3.html`): the page also answers without it.
-            let aliases = saved
-                .strip_suffix(".html")
-                .filter(|rest| !rest.ends_with('/') && !saved.ends_with("/index.html"))
-                .map(|rest| vec![served_path(rest)])
-                .unwrap_or_default();
+            let aliases = aliases(&saved);
             pages.push(CorpusPage {
                 host: h,
                 path,
@@ -232,52 +154,6 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
     read_links(&mut corpus);
     Ok(corpus.index())
 }
-
-/// The URL path (and query) a file saved at `saved` (its path under the
-/// host folder) is served at, as `wget --mirror` names files: a `?` in the
-/// name starts the query (`page.php?id=3`), and `index.html` also answers
-/// for its folder.
-fn served_path(saved: &str) -> String {
-    let (path, query) = match saved.split_once('?') {
-        Some((path, query)) => (path, Some(query)),
-        None => (saved, None),
-    };
-    let path = match path.strip_suffix("/index.html") {
-        Some(folder) => format!("{folder}/"),
-        None => path.to_owned(),
-    };
-    let path = percent_encoding::utf8_percent_encode(&path, PATH_ESCAPES).to_string();
-    match query {
-        Some(q) => format!(
-            "{path}?{}",
-            percent_encoding::utf8_percent_encode(q, QUERY_ESCAPES)
-        ),
-        None => path,
-    }
-}
-
-/// Characters escaped in a served query (controls, space and the few that
-/// cannot stand in one).
-const QUERY_ESCAPES: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'<')
-    .add(b'>')
-    .add(b'`')
-    .add(b'#');
-
-/// Characters escaped in a served path (controls, space and the few that
-/// cannot stand in a URL path).
-const PATH_ESCAPES: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'<')
-    .add(b'>')
-    .add(b'`')
-    .add(b'#')
-    .add(b'?')
-    .add(b'{')
-    .add(b'}');
 
 fn read_labels(dir: &Path, corpus: &mut Corpus) -> Result<(), WebsimError> {
     let file = dir.join("labels.tsv");
@@ -344,13 +220,7 @@ fn read_links(corpus: &mut Corpus) {
             let Ok(target) = base.join(&href) else {
                 continue;
             };
-            let Some((host, pq)) = split_url(target.as_str()) else {
-                continue;
-            };
-            let Some(h) = corpus.hosts.iter().position(|x| *x == host) else {
-                continue;
-            };
-            if let Some(t) = corpus.find(h as u32, pq) {
+            if let Some(t) = corpus.page_id(target.as_str()) {
                 targets.push(t);
             }
         }
@@ -514,16 +384,76 @@ mod tests {
         );
     }
 
+    /// Two hosts mirrored with `wget --mirror --span-hosts
+    /// --convert-links`: links to a folder point at its `index.html`, and
+    /// a link to the other host's saved page is relative to the mirror's
+    /// folders, so it resolves to `/<other host>/...` on the citing host.
     #[test]
-    fn html_is_sniffed_by_its_opening_tag() {
-        assert!(looks_like_html(b"\xef\xbb\xbf <!DOCTYPE HTML>"));
-        assert!(looks_like_html(b"<HTML lang=en>"));
-        assert!(looks_like_html(b"<!-- generated -->"));
-        assert!(looks_like_html(b"\r\n<p>x"));
-        assert!(!looks_like_html(b"<pre>"), "<p must end at a space or >");
-        assert!(!looks_like_html(b"%PDF-1.4"));
-        assert!(!looks_like_html(b"plain words"));
-        assert!(!looks_like_html(b""));
+    fn a_converted_multi_host_mirror_keeps_its_links() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let a = root.join("www.a.test");
+        let b = root.join("b.test/docs");
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        std::fs::write(
+            a.join("index.html"),
+            "<a href=\"index.html\">home</a> <a href=\"../b.test/docs/index.html\">docs</a> \
+             <a href=\"../b.test/docs/x.html?v=1\">x</a>",
+        )
+        .unwrap();
+        std::fs::write(b.join("index.html"), "<a href=\"x.html\">x</a>").unwrap();
+        std::fs::write(b.join("x.html"), "<p>x</p>").unwrap();
+        // A real folder named like a host stays that folder's.
+        std::fs::create_dir_all(a.join("b.test")).unwrap();
+        std::fs::write(a.join("b.test/own.html"), "<p>a's own</p>").unwrap();
+        std::fs::write(
+            root.join("labels.tsv"),
+            "http://www.a.test/\thome\nhttp://b.test/docs/\tdocs\n",
+        )
+        .unwrap();
+        let c = Corpus::load(root).unwrap();
+        assert_eq!(c.skipped_lines(), 0);
+
+        // A folder's page answers at its index.html too, as the same page.
+        assert_eq!(c.render("www.a.test", "/index.html").status, 200);
+        assert_eq!(
+            c.page_id("http://www.a.test/index.html"),
+            c.page_id("http://www.a.test/")
+        );
+        // The converted cross-host link goes back to the URL it was.
+        let moved = c.render("www.a.test", "/b.test/docs/index.html");
+        assert_eq!(moved.status, 301);
+        assert_eq!(
+            moved.header("location"),
+            Some("http://b.test/docs/index.html")
+        );
+        let moved = c.render("www.a.test", "/b.test/docs/x.html?v=1");
+        assert_eq!(
+            moved.header("location"),
+            Some("http://b.test/docs/x.html?v=1")
+        );
+        assert_eq!(
+            c.page_id("http://www.a.test/b.test/docs/index.html"),
+            c.page_id("http://b.test/docs/")
+        );
+        assert_eq!(c.render("www.a.test", "/b.test/own.html").status, 200);
+        assert_eq!(c.render("www.a.test", "/b.test/docs/none.html").status, 404);
+        // The links between pages (backlinks, the oracle's graph) are the
+        // pages the converted links meant.
+        assert_eq!(
+            c.backlinks("http://b.test/docs/", 10),
+            vec!["http://www.a.test/".to_owned()]
+        );
+        let mut back = c.backlinks("http://b.test/docs/x.html", 10);
+        back.sort();
+        assert_eq!(
+            back,
+            vec![
+                "http://b.test/docs/".to_owned(),
+                "http://www.a.test/".to_owned()
+            ]
+        );
     }
 
     #[test]
