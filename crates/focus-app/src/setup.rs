@@ -203,7 +203,11 @@ pub(crate) fn websim(
 pub(crate) fn web_fetcher(plan: &CrawlPlan) -> Result<Fetcher, AppError> {
     let mut connect_to = Vec::new();
     for c in &plan.connect_to {
-        connect_to.push(ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?);
+        let rule = ConnectTo::parse(c).map_err(|e| AppError::Input(e.to_string()))?;
+        connect_to.push(ConnectTo {
+            plain: plan.connect_plain,
+            ..rule
+        });
     }
     let cfg = crawl_fetch_config(
         FetchConfig {
@@ -275,10 +279,15 @@ impl Served {
     }
 
     /// A crawl's fetcher for this site: every host routed to the loopback
-    /// server.
+    /// server, in plain HTTP whatever the URL's scheme (the server
+    /// terminates no TLS, and a replayed mirror's pages may link with
+    /// absolute `https://` URLs).
     pub(crate) fn fetcher(&self, plan: &CrawlPlan) -> Result<Fetcher, AppError> {
-        let rule = ConnectTo::parse(&self.handle.connect_to())
-            .map_err(|e| AppError::Input(e.to_string()))?;
+        let rule = ConnectTo {
+            plain: true,
+            ..ConnectTo::parse(&self.handle.connect_to())
+                .map_err(|e| AppError::Input(e.to_string()))?
+        };
         Fetcher::new(crawl_fetch_config(FetchConfig::loopback(vec![rule]), plan))
             .map_err(|e| AppError::Input(e.to_string()))
     }

@@ -43,6 +43,13 @@ pub struct CrawlArgs {
     #[arg(long = "connect-to", value_name = "HOST1:PORT1:HOST2:PORT2")]
     pub connect_to: Vec<String>,
 
+    /// Speak plain HTTP to every --connect-to target, `https` URLs
+    /// included (their scheme is kept): for a server on this machine that
+    /// terminates no TLS, such as `websim serve --corpus` replaying a
+    /// mirror whose pages link with absolute `https://` URLs.
+    #[arg(long, requires = "connect_to")]
+    pub connect_plain: bool,
+
     /// Stop after this many fetch attempts.
     #[arg(long, default_value_t = DEFAULT_MAX_PAGES, value_name = "N")]
     pub max_pages: u64,

@@ -91,6 +91,8 @@ pub struct CrawlPlan {
     pub source: TopicSource,
     /// curl-style connect-to rules, still as text (the fetcher parses them).
     pub connect_to: Vec<String>,
+    /// Plain HTTP to the connect-to targets, `https` URLs included.
+    pub connect_plain: bool,
     /// Stop after this many fetch attempts.
     pub max_pages: u64,
     /// Stop after this long.
@@ -174,6 +176,7 @@ impl CrawlPlan {
         Self {
             source,
             connect_to: Vec::new(),
+            connect_plain: false,
             max_pages: DEFAULT_MAX_PAGES,
             time_limit: None,
             concurrency: DEFAULT_CONCURRENCY,
@@ -241,6 +244,7 @@ impl CrawlPlan {
         Ok(Self {
             source,
             connect_to: a.connect_to.clone(),
+            connect_plain: a.connect_plain,
             max_pages: a.max_pages,
             time_limit: a.time_limit,
             concurrency: a.concurrency,
@@ -407,6 +411,19 @@ mod tests {
             }
         );
         assert_eq!(p.connect_to, ["::127.0.0.1:8080"]);
+        assert!(!p.connect_plain);
+    }
+
+    #[test]
+    fn connect_plain_needs_a_connect_to_rule() {
+        let parse = |args: &[&str]| {
+            let mut v = vec!["bin"];
+            v.extend_from_slice(args);
+            Cli::try_parse_from(v)
+        };
+        assert!(parse(&["--connect-plain"]).is_err());
+        let p = plan(&["--connect-to", "::127.0.0.1:8080", "--connect-plain"]).unwrap();
+        assert!(p.connect_plain);
     }
 
     #[test]

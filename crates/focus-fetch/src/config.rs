@@ -25,6 +25,12 @@ pub struct ConnectTo {
     pub to_host: String,
     /// Port to connect to.
     pub to_port: u16,
+    /// Speak plain HTTP to the target even for an `https` URL, whose
+    /// scheme (and so its identity) the URL keeps: for a server on this
+    /// machine that terminates no TLS, such as the websim's replay of a
+    /// mirror whose pages link with absolute `https://` URLs. Off in a
+    /// parsed rule (curl's syntax has no such field).
+    pub plain: bool,
 }
 
 impl ConnectTo {
@@ -55,6 +61,7 @@ impl ConnectTo {
             from_port: if p1.is_empty() { None } else { Some(port(p1)?) },
             to_host,
             to_port: port(p2)?,
+            plain: false,
         })
     }
 

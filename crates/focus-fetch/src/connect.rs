@@ -148,9 +148,9 @@ impl Connector {
             )));
         }
         let rule = self.rules.iter().find(|r| r.matches(&host, port));
-        let (target_host, target_port, overridden) = match rule {
-            Some(r) => (r.to_host.clone(), r.to_port, true),
-            None => (host.clone(), port, false),
+        let (target_host, target_port, overridden, plain) = match rule {
+            Some(r) => (r.to_host.clone(), r.to_port, true, r.plain),
+            None => (host.clone(), port, false, false),
         };
         let addrs: Vec<SocketAddr> = tokio::time::timeout(
             self.connect_timeout,
@@ -174,7 +174,7 @@ impl Connector {
             .await
             .map_err(|_| ConnectError::Timeout)??;
         tcp.set_nodelay(true)?;
-        if !https {
+        if !https || plain {
             return Ok(Stream::Plain(TokioIo::new(tcp), first));
         }
         let name = ServerName::try_from(host).map_err(|e| ConnectError::Tls(e.to_string()))?;

@@ -7,7 +7,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use focus_core::{CanonicalUrl, Canonicalizer};
-use focus_fetch::{Body, FetchConfig, FetchError, Fetcher, Retry, TimeoutPhase};
+use focus_fetch::{Body, ConnectTo, FetchConfig, FetchError, Fetcher, Retry, TimeoutPhase};
 
 fn url(s: &str) -> CanonicalUrl {
     Canonicalizer::default().canonicalize(s).unwrap()
@@ -233,6 +233,30 @@ async fn https_with_a_certificate_generated_in_the_test() {
         .await
         .unwrap_err();
     assert!(matches!(err, FetchError::Tls(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_plain_override_speaks_http_to_its_target_for_an_https_url() {
+    let web = support::start().await;
+    let rule = |plain| ConnectTo {
+        plain,
+        ..ConnectTo::parse(&format!("::127.0.0.1:{}", web.http.port())).unwrap()
+    };
+    let mut cfg = web.config();
+    cfg.connect_to = vec![rule(false)];
+    let tls = Fetcher::new(cfg.clone()).unwrap();
+    // The plain server cannot answer a TLS handshake.
+    let err = tls
+        .fetch(&url("https://other.test/page"))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, FetchError::Tls(_)), "{err:?}");
+    cfg.connect_to = vec![rule(true)];
+    let plain = Fetcher::new(cfg).unwrap();
+    let page = plain.fetch(&url("https://other.test/page")).await.unwrap();
+    assert_eq!(page.status, 200);
+    // The URL keeps its scheme: the page is the https one.
+    assert_eq!(page.final_url.as_str(), "https://other.test/page");
 }
 
 #[tokio::test]
