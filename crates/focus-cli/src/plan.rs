@@ -416,12 +416,7 @@ mod tests {
 
     #[test]
     fn connect_plain_needs_a_connect_to_rule() {
-        let parse = |args: &[&str]| {
-            let mut v = vec!["bin"];
-            v.extend_from_slice(args);
-            Cli::try_parse_from(v)
-        };
-        assert!(parse(&["--connect-plain"]).is_err());
+        assert!(Cli::try_parse_from(["bin", "--connect-plain"]).is_err());
         let p = plan(&["--connect-to", "::127.0.0.1:8080", "--connect-plain"]).unwrap();
         assert!(p.connect_plain);
     }
