@@ -17,10 +17,11 @@ use std::sync::OnceLock;
 
 use focus_core::{Taxonomy, TopicId};
 
+use crate::response::Response;
 use crate::rng::hash3;
 use crate::site::{render_service, Site};
 use crate::urls::split_url;
-use crate::web::{PageRef, Response};
+use crate::web::PageRef;
 use crate::WebsimError;
 
 mod labelled;

@@ -10,8 +10,9 @@ use bytes::Bytes;
 
 use crate::config::FaultKind;
 use crate::html::Dress;
+use crate::response::{Action, Response};
 use crate::urls::parse_path;
-use crate::web::{is_mirror, Action, Response, Web};
+use crate::web::{is_mirror, Web};
 
 impl Web {
     /// The URL a regular page uses to link to fault host `fault`.

@@ -49,6 +49,7 @@ mod index;
 mod labelled_export;
 mod links;
 mod mixture;
+mod response;
 mod rng;
 mod server;
 mod site;
@@ -68,10 +69,11 @@ pub use config::{
 pub use corpus::{Corpus, CORPUS_SEARCH_HOST, WIKISPEEDIA_HOST};
 pub use labelled_export::write_labelled_folder;
 pub use links::{Link, LinkTarget};
+pub use response::{Action, Response};
 pub use server::{serve, ServerHandle};
 pub use site::{render_service, Site};
 pub use static_site::{write_static_site, StaticSite};
-pub use web::{Action, PageRef, Response, Web};
+pub use web::{PageRef, Web};
 
 /// Why a web cannot be built, loaded or served.
 #[derive(Debug, thiserror::Error)]

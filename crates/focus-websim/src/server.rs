@@ -18,8 +18,8 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 
+use crate::response::Action;
 use crate::site::Site;
-use crate::web::Action;
 use crate::WebsimError;
 
 /// Accept backlog of the listener.

@@ -11,7 +11,8 @@ use std::path::Path;
 
 use focus_core::{Taxonomy, TopicId};
 
-use crate::web::{PageRef, Response, Web};
+use crate::response::Response;
+use crate::web::{PageRef, Web};
 use crate::WebsimError;
 
 /// A web the server can answer for and the evaluation can judge.

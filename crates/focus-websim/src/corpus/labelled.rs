@@ -302,7 +302,7 @@ mod tests {
         );
     }
 
-    fn content_type_of(r: &crate::web::Response) -> &str {
+    fn content_type_of(r: &crate::response::Response) -> &str {
         r.headers
             .iter()
             .find(|(k, _)| k == "content-type")
