@@ -153,7 +153,11 @@ impl Hosts {
                 start
             })
             .unwrap_or_else(Instant::now);
-        tokio::time::sleep_until(start).await;
+        // Only a real wait goes to the timer: one set for "now" fires at the
+        // runtime's next millisecond tick, not at once.
+        if start > Instant::now() {
+            tokio::time::sleep_until(start).await;
+        }
         Ok(Permit {
             _host: host_permit,
             _domain: domain,
@@ -286,6 +290,26 @@ mod tests {
         hosts.success(&h);
         assert!(!hosts.status(&h).bad, "an answer brings the host back");
         drop(hosts.acquire(&u).await.unwrap());
+    }
+
+    /// A request with no interval to wait out is let through at once: a
+    /// timer set for "now" fires only at the runtime's next millisecond
+    /// tick, which cost every fetch of a fast local crawl up to a
+    /// millisecond (the peer benchmark of `cargo xtask bench --peers`).
+    #[tokio::test]
+    async fn a_request_with_nothing_to_wait_for_is_not_handed_to_the_timer() {
+        use std::future::Future as _;
+        let hosts = Hosts::new(2, 5, Duration::ZERO, Some(3), Duration::from_secs(60));
+        let u = url("http://b.example/");
+        for n in 0..20 {
+            let mut acquire = std::pin::pin!(hosts.acquire(&u));
+            let first_poll =
+                std::future::poll_fn(|cx| std::task::Poll::Ready(acquire.as_mut().poll(cx))).await;
+            assert!(
+                matches!(first_poll, std::task::Poll::Ready(Ok(_))),
+                "request {n} waited"
+            );
+        }
     }
 
     #[test]
