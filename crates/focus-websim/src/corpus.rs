@@ -88,6 +88,9 @@ pub struct Corpus {
     pub(crate) skipped: usize,
     pub(crate) search_index: OnceLock<search::SearchIndex>,
     pub(crate) backlink_index: OnceLock<Vec<Vec<u32>>>,
+    /// Host name → its index in `hosts` (the first, should two differ only
+    /// in case), built on first use.
+    pub(crate) host_ids: OnceLock<HashMap<String, u32>>,
 }
 
 /// Percent-decodes a path for lookups (so any spelling of an escape finds
@@ -161,6 +164,18 @@ impl Corpus {
         }
     }
 
+    /// The index of `host` (lower case, no port) in the corpus's hosts.
+    fn host_id(&self, host: &str) -> Option<u32> {
+        let ids = self.host_ids.get_or_init(|| {
+            let mut ids = HashMap::with_capacity(self.hosts.len());
+            for (i, name) in self.hosts.iter().enumerate() {
+                ids.entry(name.clone()).or_insert(i as u32);
+            }
+            ids
+        });
+        ids.get(host).copied()
+    }
+
     /// The corpus's name (`wikispeedia`, or the labelled folder's name).
     pub fn name(&self) -> &str {
         &self.name
@@ -171,7 +186,7 @@ impl Corpus {
     /// rewrote it (`/www.other.org/x.html` on the citing page's host).
     pub fn page_id(&self, url: &str) -> Option<u32> {
         let (host, pq) = split_url(url)?;
-        let h = self.hosts.iter().position(|x| *x == host)? as u32;
+        let h = self.host_id(&host)?;
         self.find(h, pq)
             .or_else(|| self.converted_link(h, pq).map(|(_, _, pid)| pid))
     }
@@ -193,7 +208,7 @@ impl Corpus {
         let after = path_and_query.strip_prefix('/')?;
         let end = after.find(['/', '?', '#']).unwrap_or(after.len());
         let segment = percent_decode(&after[..end]).to_ascii_lowercase();
-        let other = self.hosts.iter().position(|x| *x == segment)? as u32;
+        let other = self.host_id(&segment)?;
         if other == h {
             return None;
         }
@@ -366,13 +381,12 @@ impl Site for Corpus {
         if host == CORPUS_SEARCH_HOST {
             return render_service(self, path, query);
         }
-        let Some(h) = self.hosts.iter().position(|x| *x == host) else {
+        let Some(h) = self.host_id(&host) else {
             return Response::html(
                 421,
                 "<html><body><h1>Misdirected Request</h1><p>No such host.</p></body></html>\n",
             );
         };
-        let h = h as u32;
         let key = (h, decode_path(path));
         if let Some((ctype, body)) = self.extra.get(&key) {
             return Response::new(200, ctype, body.clone());

@@ -147,6 +147,7 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
         skipped: 0,
         search_index: std::sync::OnceLock::new(),
         backlink_index: std::sync::OnceLock::new(),
+        host_ids: std::sync::OnceLock::new(),
     };
     corpus.out_links = vec![Vec::new(); corpus.pages.len()];
     corpus = corpus.index();

@@ -155,6 +155,7 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
         skipped,
         search_index: std::sync::OnceLock::new(),
         backlink_index: std::sync::OnceLock::new(),
+        host_ids: std::sync::OnceLock::new(),
     }
     .index())
 }
