@@ -1,8 +1,10 @@
 //! The crawl's durable state: pages, their links, the persisted
 //! frontier, run metadata and models, in sled trees with versioned bincode
 //! values. [`Store::record_fetch`] records a fetched page, its links and the
-//! URLs it adds to the frontier as one atomic operation, which is what makes
-//! a crawl killed at any moment resumable; operations are grouped and reach
+//! URLs it adds to the frontier as one atomic operation (beyond 256 new
+//! URLs, the first are queued ahead in operations of their own, a state a
+//! resume also takes up), which is what makes a crawl killed at any moment
+//! resumable; operations are grouped and reach
 //! sled in one transaction per [`Store::commit`] (a crawl batch), because
 //! each sled transaction costs two synchronous disk writes.
 //!

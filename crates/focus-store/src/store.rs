@@ -17,9 +17,13 @@ use serde::Serialize;
 
 use crate::codec::{decode, encode, id_key, id_of};
 use crate::error::{db_err, StoreError};
-use crate::group::{Group, Op, Tree, GROUPED_TREES};
+use crate::group::{Group, Tree, GROUPED_TREES};
 use crate::open::{open_db, LOCK_WAIT};
 use crate::records::{PageRecord, QueuedUrl};
+
+mod queue;
+
+use queue::{encode_queued, queue_new, QUEUE_OP_URLS};
 
 /// The schema this build reads and writes.
 pub const SCHEMA: &str = "focus-store/7";
@@ -38,9 +42,11 @@ pub struct StoreConfig {
     /// and for crawls where no refetch is acceptable).
     pub sync_every_record: bool,
     /// The most writes the open group holds before it is committed by
-    /// itself (default 4,096; a crawl commits at the end of a batch every
-    /// 100 ms, below it):
-    /// see [`Store::commit`].
+    /// itself (default 1,024; a crawl also commits at the end of a batch
+    /// every 100 ms): see [`Store::commit`]. A transaction holds sled's copy
+    /// of a leaf for each of its writes until it ends (`docs/store.md`,
+    /// "Memory"), so this bounds that transient: about 4 MB at the
+    /// default, against two disk syncs per transaction.
     pub group_writes: usize,
     /// The most memory sled's page cache may hold, in bytes (default
     /// 64 MiB). sled's own default is 1 GiB, which a long crawl fills:
@@ -57,7 +63,7 @@ impl Default for StoreConfig {
         Self {
             flush_every_ms: 500,
             sync_every_record: false,
-            group_writes: 4096,
+            group_writes: 1024,
             cache_bytes: DEFAULT_CACHE_BYTES,
         }
     }
@@ -160,6 +166,12 @@ impl Store {
     /// with 40 links costs one write, not 80), and `newly_queued` URLs
     /// that are neither stored pages nor already queued join the queue.
     /// Returns how many URLs were queued.
+    ///
+    /// Beyond 256 new URLs, the first ones are queued ahead
+    /// of the fetch, in operations of their own. A crash between those and
+    /// the fetch's own operation leaves them queued and the page still
+    /// queued and not stored: a resumed crawl fetches the page again and
+    /// finds those URLs queued, as if another page had linked them.
     pub fn record_fetch(
         &self,
         page: &PageRecord,
@@ -175,7 +187,9 @@ impl Store {
             sorted.dedup_by_key(|(to, _)| *to);
             Some(encode(&sorted)?)
         };
-        let queue_values = encode_queued(newly_queued)?;
+        let mut ahead = encode_queued(newly_queued)?;
+        let own = ahead.split_off(ahead.len().saturating_sub(QUEUE_OP_URLS));
+        let queued_ahead = self.queue_in_ops(ahead)?;
         let key = id_key(page.id);
         let added = self.group.op(|op| {
             op.insert(Tree::Pages, &key, page_value);
@@ -183,12 +197,12 @@ impl Store {
             if let Some(v) = links_value {
                 op.insert(Tree::Links, &key, v);
             }
-            queue_new(op, queue_values)
+            queue_new(op, own)
         })?;
         if self.cfg.sync_every_record {
             self.flush()?;
         }
-        Ok(added)
+        Ok(queued_ahead + added)
     }
 
     /// Records an attempt that failed transiently, atomically: the attempt
@@ -322,52 +336,6 @@ impl Store {
         })
     }
 
-    /// Adds URLs to the persisted queue (seeds); already stored pages and
-    /// already queued URLs are skipped. Returns how many were added.
-    pub fn enqueue(&self, urls: &[QueuedUrl]) -> Result<usize, StoreError> {
-        let values = encode_queued(urls)?;
-        self.group.op(|op| queue_new(op, values))
-    }
-
-    /// Replaces a queued URL's record (after a priority raise).
-    pub fn update_queued(&self, q: &QueuedUrl) -> Result<(), StoreError> {
-        let key = id_key(q.id);
-        let value = encode(q)?;
-        self.group.op(|op| {
-            if op.contains(Tree::Queue, &key)? {
-                op.insert(Tree::Queue, &key, value);
-            }
-            Ok(())
-        })
-    }
-
-    /// A queued URL's record, if it is queued.
-    pub fn get_queued(&self, id: u64) -> Result<Option<QueuedUrl>, StoreError> {
-        let key = id_key(id);
-        self.group
-            .get(Tree::Queue, &key)?
-            .map(|v| decode("queue", &key, &v))
-            .transpose()
-    }
-
-    /// Removes a URL from the persisted queue (dropped by the frontier).
-    pub fn remove_queued(&self, id: u64) -> Result<(), StoreError> {
-        self.group.op(|op| {
-            op.remove(Tree::Queue, &id_key(id));
-            Ok(())
-        })
-    }
-
-    /// Every queued URL, in id order (to re-push on resume).
-    pub fn queued(&self) -> impl Iterator<Item = Result<QueuedUrl, StoreError>> + '_ {
-        self.committed(Tree::Queue, |k, v| decode("queue", k, v))
-    }
-
-    /// Number of queued URLs.
-    pub fn queued_count(&self) -> Result<usize, StoreError> {
-        self.count(Tree::Queue)
-    }
-
     /// Stores a run-metadata value (seeds, configuration, counters).
     pub fn put_meta<T: Serialize>(&self, key: &str, value: &T) -> Result<(), StoreError> {
         if key == "schema" {
@@ -419,29 +387,6 @@ impl Store {
     pub(crate) fn raw_pages(&self) -> &sled::Tree {
         self.group.tree(Tree::Pages)
     }
-}
-
-/// A queued URL's key and encoded record.
-type Encoded = ([u8; 8], Vec<u8>);
-
-/// Each URL's key and encoded record.
-fn encode_queued(urls: &[QueuedUrl]) -> Result<Vec<Encoded>, StoreError> {
-    urls.iter()
-        .map(|q| Ok((id_key(q.id), encode(q)?)))
-        .collect()
-}
-
-/// Queues the URLs that are neither stored pages nor already queued;
-/// how many.
-fn queue_new(op: &mut Op<'_>, urls: Vec<Encoded>) -> Result<usize, StoreError> {
-    let mut added = 0;
-    for (key, value) in urls {
-        if !op.contains(Tree::Pages, &key)? && !op.contains(Tree::Queue, &key)? {
-            op.insert(Tree::Queue, &key, value);
-            added += 1;
-        }
-    }
-    Ok(added)
 }
 
 #[cfg(test)]
@@ -524,6 +469,33 @@ mod tests {
             s.queued_count().unwrap(),
             1,
             "a stored page is never queued again"
+        );
+    }
+
+    #[test]
+    fn a_fetch_with_many_new_links_queues_each_once_across_its_operations() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let many = 2 * QUEUE_OP_URLS as u64 + 10;
+        // Already queued, and queued twice over in one fetch: both fall in
+        // operations ahead of the fetch's own.
+        s.enqueue(&[queued(1), queued(5)]).unwrap();
+        let mut new: Vec<QueuedUrl> = (2..=many).map(queued).collect();
+        new.push(queued(7));
+        new.insert(300, queued(3));
+        new.push(queued(1));
+        let added = s.record_fetch(&page(1, None), &[], &new).unwrap();
+        assert_eq!(added as u64, many - 2, "every URL but 1 and 5 once");
+        assert_eq!(s.queued_count().unwrap() as u64, many - 1);
+        assert!(s.contains_page(1).unwrap());
+        assert!(
+            s.get_queued(1).unwrap().is_none(),
+            "the page left the queue"
+        );
+        assert_eq!(
+            s.enqueue(&(1..=many).map(queued).collect::<Vec<_>>())
+                .unwrap(),
+            0
         );
     }
 
