@@ -243,10 +243,21 @@ impl Store {
 
     /// The stored page with this id.
     pub fn get_page(&self, id: u64) -> Result<Option<PageRecord>, StoreError> {
+        self.get_decoded(Tree::Pages, "pages", id)
+    }
+
+    /// The value stored under `id` in `t` (named `tree` in errors), as
+    /// every read sees it (the open group first).
+    fn get_decoded<T: DeserializeOwned>(
+        &self,
+        t: Tree,
+        tree: &'static str,
+        id: u64,
+    ) -> Result<Option<T>, StoreError> {
         let key = id_key(id);
         self.group
-            .get(Tree::Pages, &key)?
-            .map(|v| decode("pages", &key, &v))
+            .get(t, &key)?
+            .map(|v| decode(tree, &key, &v))
             .transpose()
     }
 

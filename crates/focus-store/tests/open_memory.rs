@@ -16,25 +16,17 @@
 
 use focus_store::Store;
 
-/// Resident anonymous memory of this process, in KB.
-fn rss_anon_kb() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("RssAnon:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap()
-}
+mod common;
+use common::status_kb;
 
 #[test]
 fn opening_a_store_does_not_make_sleds_histograms_resident() {
     let dir = tempfile::tempdir().unwrap();
-    let before = rss_anon_kb();
+    let before = status_kb("RssAnon");
     let store = Store::open(&dir.path().join("store")).unwrap();
     store.put_meta("probe", &1u64).unwrap();
     store.flush().unwrap();
-    let grown = rss_anon_kb().saturating_sub(before);
+    let grown = status_kb("RssAnon").saturating_sub(before);
     drop(store);
     // The store's own structures and sled's caches at this size are a few
     // MB at most; the histograms alone would be over 20.

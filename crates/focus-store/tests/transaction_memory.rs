@@ -14,16 +14,8 @@
 
 use focus_store::{PageRecord, QueuedUrl, Store};
 
-/// The process's peak resident memory so far, in KB.
-fn peak_kb() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap()
-}
+mod common;
+use common::status_kb;
 
 fn url(id: u64) -> String {
     format!(
@@ -78,12 +70,12 @@ fn a_page_with_thousands_of_new_links_does_not_make_one_transaction_of_them() {
     store.flush().unwrap();
     let outlinks: Vec<(u64, String)> = (1..=LINKS).map(|id| (id, url(id))).collect();
     let new: Vec<QueuedUrl> = (1..=LINKS).map(queued).collect();
-    let before = peak_kb();
+    let before = status_kb("VmHWM");
     let added = store
         .record_fetch(&index_page(LINKS as usize), &outlinks, &new)
         .unwrap();
     store.flush().unwrap();
-    let grown = peak_kb().saturating_sub(before);
+    let grown = status_kb("VmHWM").saturating_sub(before);
     assert_eq!(added, LINKS as usize);
     assert_eq!(store.queued_count().unwrap(), LINKS as usize);
     // 19 MB when the fetch was one operation of 4,000 queue writes and a

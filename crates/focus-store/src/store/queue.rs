@@ -47,11 +47,7 @@ impl Store {
 
     /// A queued URL's record, if it is queued.
     pub fn get_queued(&self, id: u64) -> Result<Option<QueuedUrl>, StoreError> {
-        let key = id_key(id);
-        self.group
-            .get(Tree::Queue, &key)?
-            .map(|v| decode("queue", &key, &v))
-            .transpose()
+        self.get_decoded(Tree::Queue, "queue", id)
     }
 
     /// Removes a URL from the persisted queue (dropped by the frontier).
