@@ -27,12 +27,16 @@ use focus_core::{Taxonomy, TopicId};
 use focus_text::{SparseVec, TermId};
 use serde::{Deserialize, Serialize};
 
-use crate::features::{self, FeatureConfig};
+use crate::features::FeatureConfig;
 use crate::model_io::{self, ModelKind};
-use crate::temper::{self, NodeEvidence, Temper};
+use crate::temper::{self, Temper};
 use crate::term_index::TermIndex;
 use crate::weights::softmax;
 use crate::{Classifier, ClassifyError, Example, Judgement};
+
+mod train;
+
+use train::{out_of_fold_evidence, train_nodes};
 
 /// How a page's posteriors are computed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,8 +58,6 @@ pub struct HierNbConfig {
     pub scoring: Scoring,
 }
 
-/// Folds of the out-of-fold examples tempering is fitted on.
-const TEMPER_FOLDS: usize = 5;
 /// Fewer examples than this are too few to fit tempering: exact posteriors.
 const TEMPER_MIN_EXAMPLES: usize = 20;
 
@@ -271,109 +273,6 @@ impl HierNb {
             ));
         }
         Ok(m)
-    }
-}
-
-/// One model per internal node, parents before children; each example is
-/// routed to the child whose subtree holds it.
-fn train_nodes(taxonomy: &Taxonomy, examples: &[Example], fcfg: FeatureConfig) -> Vec<NodeModel> {
-    let mut nodes = Vec::new();
-    for node in taxonomy.ids() {
-        let children = taxonomy.children(node).to_vec();
-        if children.is_empty() {
-            continue;
-        }
-        // Each example under `node` is routed to the child whose subtree holds it.
-        let routed: Vec<(&SparseVec, usize)> = examples
-            .iter()
-            .filter_map(|e| {
-                children
-                    .iter()
-                    .position(|&c| taxonomy.is_ancestor_or_self(c, e.topic))
-                    .map(|i| (&e.counts, i))
-            })
-            .collect();
-        nodes.push(train_node(node, children, &routed, fcfg));
-    }
-    nodes
-}
-
-/// For every example, the evidence of the nodes on its path from a model
-/// trained without the example's fold ([`TEMPER_FOLDS`] folds by index).
-fn out_of_fold_evidence(
-    taxonomy: &Taxonomy,
-    examples: &[Example],
-    fcfg: FeatureConfig,
-) -> Vec<Vec<NodeEvidence>> {
-    let mut out = Vec::new();
-    for fold in 0..TEMPER_FOLDS {
-        let train: Vec<Example> = examples
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| i % TEMPER_FOLDS != fold)
-            .map(|(_, e)| e.clone())
-            .collect();
-        let nodes = train_nodes(taxonomy, &train, fcfg);
-        for e in examples.iter().skip(fold).step_by(TEMPER_FOLDS) {
-            let path: Vec<NodeEvidence> = nodes
-                .iter()
-                .filter_map(|m| {
-                    let truth = m
-                        .children
-                        .iter()
-                        .position(|&c| taxonomy.is_ancestor_or_self(c, e.topic))?;
-                    let (word_ll, tokens) = m.word_evidence(&e.counts);
-                    Some(NodeEvidence {
-                        log_prior: m.log_prior.clone(),
-                        word_ll,
-                        tokens,
-                        truth,
-                    })
-                })
-                .collect();
-            out.push(path);
-        }
-    }
-    out
-}
-
-fn train_node(
-    node: TopicId,
-    children: Vec<TopicId>,
-    routed: &[(&SparseVec, usize)],
-    fcfg: FeatureConfig,
-) -> NodeModel {
-    let k = children.len();
-    let feats = features::select(routed, k, fcfg);
-    let mut counts = vec![0.0f64; feats.len() * k];
-    let mut totals = vec![0.0f64; k];
-    let mut docs = vec![0.0f64; k];
-    for &(d, c) in routed {
-        docs[c] += 1.0;
-        for &(t, n) in d.entries() {
-            if let Ok(i) = feats.binary_search(&t) {
-                counts[i * k + c] += n;
-                totals[c] += n;
-            }
-        }
-    }
-    let f = feats.len() as f64;
-    let log_theta = counts
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| ((1.0 + n) / (f + totals[i % k])).ln())
-        .collect();
-    let n_docs: f64 = docs.iter().sum();
-    let log_prior = docs
-        .iter()
-        .map(|&d| ((d + 1.0) / (n_docs + k as f64)).ln())
-        .collect();
-    NodeModel {
-        node,
-        children,
-        features: feats,
-        log_theta,
-        log_prior,
     }
 }
 
