@@ -488,8 +488,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = Store::open(dir.path()).unwrap();
         let many = 2 * QUEUE_OP_URLS as u64 + 10;
-        // Already queued, and queued twice over in one fetch: both fall in
-        // operations ahead of the fetch's own.
+        // 5 is already queued and falls in an operation ahead of the
+        // fetch's own; 3 and 7 come twice, first ahead and again among the
+        // last QUEUE_OP_URLS, which join the fetch's own operation.
         s.enqueue(&[queued(1), queued(5)]).unwrap();
         let mut new: Vec<QueuedUrl> = (2..=many).map(queued).collect();
         new.push(queued(7));

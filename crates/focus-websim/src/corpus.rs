@@ -75,6 +75,9 @@ pub struct Corpus {
     pub(crate) pages: Vec<CorpusPage>,
     /// (host, [`page_key`] of its path and query) → page.
     pub(crate) by_key: HashMap<(u32, String), u32>,
+    /// Host name → its index in `hosts` (the first, were a name listed
+    /// twice).
+    pub(crate) host_ids: HashMap<String, u32>,
     /// Out-links per page (page ids, deduplicated, no self-links).
     pub(crate) out_links: Vec<Vec<u32>>,
     /// In-link counts per page (popularity: seeds and ranking).
@@ -88,9 +91,6 @@ pub struct Corpus {
     pub(crate) skipped: usize,
     pub(crate) search_index: OnceLock<search::SearchIndex>,
     pub(crate) backlink_index: OnceLock<Vec<Vec<u32>>>,
-    /// Host name → its index in `hosts` (the first, should two differ only
-    /// in case), built on first use.
-    pub(crate) host_ids: OnceLock<HashMap<String, u32>>,
 }
 
 /// Percent-decodes a path for lookups (so any spelling of an escape finds
@@ -166,14 +166,7 @@ impl Corpus {
 
     /// The index of `host` (lower case, no port) in the corpus's hosts.
     fn host_id(&self, host: &str) -> Option<u32> {
-        let ids = self.host_ids.get_or_init(|| {
-            let mut ids = HashMap::with_capacity(self.hosts.len());
-            for (i, name) in self.hosts.iter().enumerate() {
-                ids.entry(name.clone()).or_insert(i as u32);
-            }
-            ids
-        });
-        ids.get(host).copied()
+        self.host_ids.get(host).copied()
     }
 
     /// The corpus's name (`wikispeedia`, or the labelled folder's name).
@@ -267,8 +260,8 @@ impl Corpus {
         self.hosts.len()
     }
 
-    /// Finishes a corpus built by an importer: lookup table, in-degrees and
-    /// per-topic counts.
+    /// Finishes a corpus built by an importer: lookup tables (pages and
+    /// hosts), in-degrees and per-topic counts.
     pub(crate) fn index(mut self) -> Self {
         // Aliases first, so a page's own path wins over another's alias.
         let aliases = self.pages.iter().enumerate().flat_map(|(i, p)| {
@@ -282,6 +275,10 @@ impl Corpus {
             .enumerate()
             .map(|(i, p)| ((p.host, page_key(&p.path)), i as u32));
         self.by_key = aliases.chain(own).collect();
+        self.host_ids = HashMap::with_capacity(self.hosts.len());
+        for (i, name) in self.hosts.iter().enumerate() {
+            self.host_ids.entry(name.clone()).or_insert(i as u32);
+        }
         for links in &mut self.out_links {
             links.sort_unstable();
             links.dedup();

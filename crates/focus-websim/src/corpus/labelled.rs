@@ -140,6 +140,7 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
         hosts,
         pages,
         by_key: HashMap::new(),
+        host_ids: HashMap::new(),
         out_links: Vec::new(),
         in_degree: Vec::new(),
         topic_pages: Vec::new(),
@@ -147,7 +148,6 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
         skipped: 0,
         search_index: std::sync::OnceLock::new(),
         backlink_index: std::sync::OnceLock::new(),
-        host_ids: std::sync::OnceLock::new(),
     };
     corpus.out_links = vec![Vec::new(); corpus.pages.len()];
     corpus = corpus.index();

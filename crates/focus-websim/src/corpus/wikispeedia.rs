@@ -148,6 +148,7 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
         hosts: vec![WIKISPEEDIA_HOST.to_owned()],
         pages,
         by_key: HashMap::new(),
+        host_ids: HashMap::new(),
         out_links,
         in_degree: Vec::new(),
         topic_pages: Vec::new(),
@@ -155,7 +156,6 @@ pub(super) fn load(dir: &Path) -> Result<Corpus, WebsimError> {
         skipped,
         search_index: std::sync::OnceLock::new(),
         backlink_index: std::sync::OnceLock::new(),
-        host_ids: std::sync::OnceLock::new(),
     }
     .index())
 }
