@@ -40,7 +40,7 @@ use focus_core::DomainKey;
 /// up to `--concurrency` URLs before any of them is judged, and where most
 /// links of a kind are dead the crawl pays for every fetch the prior
 /// keeps that kind level with the other. With 20 pseudo-observations (the
-/// weight until issue 21's last change) a labelled web of many hosts with
+/// first value written, never measured) a labelled web of many hosts with
 /// four in five cross-site links dead cost a batch-32 crawl from hub seeds
 /// 39 and 44 of its first 100 fetches on errors, against 1 and 3 with 2
 /// (`docs/crawl.md`, "Learning what a kind of link yields, fast").
