@@ -86,9 +86,9 @@ struct Cli {
     distill_every: Option<u64>,
     /// Only these crawlers of the evaluation (comma-separated: soft,
     /// soft-sequential, soft-previous, hard, context, context-standard,
-    /// bingo, bingo-paper, bfs, random, reference, oracle; `none` for
-    /// the classifiers only); by default all but soft-sequential, which
-    /// runs only when named.
+    /// bingo, bingo-paper, bfs, random, reference, oracle, oracle-blind;
+    /// `none` for the classifiers only); by default all but
+    /// soft-sequential, which runs only when named.
     #[arg(long, value_delimiter = ',')]
     crawlers: Vec<String>,
     /// Leave the classifier evaluation out of `wikispeedia` and `corpus`.
@@ -253,7 +253,7 @@ fn eval_crawlers(
                 .find(|c| c.slug() == n.trim())
                 .ok_or_else(|| {
                     anyhow::anyhow!(
-                        "--crawlers: unknown crawler `{n}` (soft, soft-sequential, soft-previous, hard, context, context-standard, bingo, bingo-paper, bfs, random, reference, oracle)"
+                        "--crawlers: unknown crawler `{n}` (soft, soft-sequential, soft-previous, hard, context, context-standard, bingo, bingo-paper, bfs, random, reference, oracle, oracle-blind)"
                     )
                 })
         })

@@ -56,6 +56,7 @@ async fn the_evaluation_runs_on_a_labelled_multi_host_corpus_with_dead_links() {
             Crawler::SoftSequential,
             Crawler::BreadthFirst,
             Crawler::Oracle,
+            Crawler::OracleBlind,
         ],
         categories: defaults[..2].to_vec(),
         distill_every: Some(50),
@@ -95,6 +96,30 @@ async fn the_evaluation_runs_on_a_labelled_multi_host_corpus_with_dead_links() {
             "{cat} has no rows: {md}"
         );
     }
+
+    // Blind to the split, the oracle spends fetches on training pages
+    // (they earn nothing) where the oracle skips them: never ahead of it,
+    // on some category and budget behind.
+    let recalls = |name: &str| -> Vec<f64> {
+        md.lines()
+            .filter(|l| l.contains(&format!(") | {name} |")))
+            .flat_map(|l| l.split('|').skip(3).filter_map(|c| c.trim().parse().ok()))
+            .collect()
+    };
+    let (oracle, blind) = (
+        recalls("oracle (bound)"),
+        recalls("oracle blind to the split"),
+    );
+    assert_eq!(oracle.len(), 2 * 2 * 4, "{md}");
+    assert_eq!(blind.len(), oracle.len(), "{md}");
+    assert!(
+        oracle.iter().zip(&blind).all(|(o, b)| b <= o),
+        "{oracle:?} {blind:?}"
+    );
+    assert!(
+        oracle.iter().zip(&blind).any(|(o, b)| b < o),
+        "{oracle:?} {blind:?}"
+    );
 
     // The focused crawl spent fetches on the web's dead links: they are
     // attempts that fetched nothing, and they count against its budget.

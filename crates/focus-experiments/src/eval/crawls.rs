@@ -254,7 +254,7 @@ async fn crawl(
         std::fs::remove_dir_all(dir).map_err(input)?;
     }
     std::fs::create_dir_all(dir).map_err(input)?;
-    if crawler == Crawler::Oracle {
+    if crawler.is_oracle() {
         return Ok(None);
     }
     if crawler == Crawler::Reference {
@@ -294,6 +294,7 @@ async fn crawl(
             | Crawler::SoftPrevious
             | Crawler::Reference
             | Crawler::Oracle
+            | Crawler::OracleBlind
             | Crawler::Context
             | Crawler::ContextStandard
             | Crawler::Bingo
@@ -357,11 +358,18 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
                 .filter(|c| cfg.crawlers.contains(c))
             {
                 let dir = base.join(crawler.slug());
-                let urls = if crawler == Crawler::Oracle {
+                let urls = if crawler.is_oracle() {
                     let relevant: HashSet<u32> = (0..corpus.page_count())
                         .filter(|&p| corpus.is_under(p, topic))
                         .collect();
-                    oracle_order(corpus, &seeds, &scored, &relevant, cfg.pages)
+                    // Blind to the split, every page of the category is
+                    // as good as a scored one.
+                    let first = if crawler == Crawler::OracleBlind {
+                        &relevant
+                    } else {
+                        &scored
+                    };
+                    oracle_order(corpus, &seeds, first, &relevant, cfg.pages)
                         .into_iter()
                         .map(|p| corpus.page_url(p))
                         .collect()
