@@ -1,0 +1,184 @@
+//! `spider-judge URL CONCURRENCY LIMIT EXAMPLES GOOD`: `spider-peer`'s
+//! crawl (the `spider` crate, robots.txt obeyed, no delay, CONCURRENCY
+//! requests at once, at most LIMIT pages, 0 for no limit) doing our
+//! crawler's per-page work on every page it fetches. It first trains our
+//! classifier as `focus-soft --examples EXAMPLES --good GOOD` does
+//! (hierarchical naive Bayes, tempered), then judges each page as our crawl
+//! does, on rayon, while the crawl goes on: parse (html5ever), featurise,
+//! classify, fingerprint (`focus_crawl`'s `judge`, without the store, the
+//! frontier or `pages.jsonl`). It stops the clock after the last
+//! judgement and prints one JSON line: `{"pages": N, "judged": J,
+//! "relevant": R, "seconds": S}` (R: pages judged relevant, R ≥ 0.5).
+//! A separate binary, so that `spider-peer` links none of the focus crates
+//! and keeps the system allocator; this one uses ours (jemalloc).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use focus_classify::{Classifier, Example, Featurizer, HierNb, HierNbConfig, Scoring};
+use focus_core::Canonicalizer;
+use focus_examples::{ExampleContent, LoadOptions};
+use spider::tokio;
+use spider::tokio::sync::{broadcast, mpsc};
+use spider::website::Website;
+
+/// Our binaries' allocator (`docs/crawl.md`, "Memory allocator"), so the
+/// judging is measured as it runs in our crawler.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+fn fail(why: &str) -> ! {
+    eprintln!("spider-judge: {why}");
+    eprintln!("usage: spider-judge URL CONCURRENCY LIMIT EXAMPLES GOOD");
+    std::process::exit(2);
+}
+
+/// What judging a page needs, shared by the rayon jobs.
+struct Judge {
+    classifier: HierNb,
+    featurizer: Featurizer,
+    canon: Canonicalizer,
+}
+
+impl Judge {
+    /// Trained on the example folder with `good` marked, as `focus-soft`
+    /// trains.
+    fn train(examples: &str, good: &str) -> Result<Judge, String> {
+        let canon = Canonicalizer::default();
+        let featurizer = Featurizer::default();
+        let set = focus_examples::load(
+            Path::new(examples),
+            &[good.to_owned()],
+            &LoadOptions::default(),
+        )
+        .map_err(|e| e.to_string())?;
+        let base = canon
+            .canonicalize("http://example.invalid/")
+            .map_err(|e| e.to_string())?;
+        let examples: Vec<Example> = set
+            .examples
+            .iter()
+            .filter_map(|e| match &e.content {
+                ExampleContent::Html(html) => Some(Example {
+                    counts: featurizer.document(&focus_html::analyze(html, &base, &canon)),
+                    topic: e.topic,
+                }),
+                ExampleContent::Text(text) => Some(Example {
+                    counts: featurizer.text(text),
+                    topic: e.topic,
+                }),
+                ExampleContent::Url(_) => None,
+            })
+            .collect();
+        let classifier = HierNb::train(
+            &set.taxonomy,
+            &examples,
+            HierNbConfig {
+                scoring: Scoring::Tempered,
+                ..HierNbConfig::default()
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(Judge {
+            classifier,
+            featurizer,
+            canon,
+        })
+    }
+
+    /// The page's relevance, after the work our crawl does on it; `None`
+    /// when its URL does not parse.
+    fn judge(&self, url: &str, html: &str) -> Option<f64> {
+        let url = self.canon.canonicalize(url).ok()?;
+        let doc = focus_html::analyze(html, &url, &self.canon);
+        let counts = self.featurizer.cited(&doc, &[]);
+        let judgement = self.classifier.classify(&counts);
+        let fingerprint = (!doc.text.trim().is_empty())
+            .then(|| focus_fetch::Fingerprint::of(&format!("{}\n{}", doc.title, doc.text)));
+        std::hint::black_box(fingerprint);
+        Some(judgement.relevance)
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(url), Some(concurrency)) = (args.first(), args.get(1)) else {
+        fail("URL and CONCURRENCY are needed");
+    };
+    let Ok(concurrency) = concurrency.parse::<usize>() else {
+        fail("CONCURRENCY must be a number");
+    };
+    // 0: no limit (spider's own convention).
+    let Some(Ok(limit)) = args.get(2).map(|l| l.parse::<u32>()) else {
+        fail("LIMIT must be a number");
+    };
+    let (Some(examples), Some(good)) = (args.get(3), args.get(4)) else {
+        fail("EXAMPLES and GOOD are needed");
+    };
+    let judge = match Judge::train(examples, good) {
+        Ok(j) => Arc::new(j),
+        Err(why) => fail(&format!("cannot train on {examples}: {why}")),
+    };
+    let Ok(mut website) = Website::new(url)
+        .with_respect_robots_txt(true)
+        .with_delay(0)
+        .with_concurrency_limit(Some(concurrency))
+        .with_limit(limit)
+        .build()
+    else {
+        fail("spider refused the configuration");
+    };
+    let start = Instant::now();
+    // Large enough that the judge never falls behind by a whole channel;
+    // a page it missed would be counted as not judged.
+    let pages = website.subscribe(1 << 16);
+    let judging = tokio::spawn(judge_pages(judge, pages));
+    website.crawl().await;
+    website.unsubscribe();
+    let (judged, relevant) = match judging.await {
+        Ok(counts) => counts,
+        Err(e) => fail(&format!("the judging task failed: {e}")),
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let pages = website.get_links().len();
+    println!(
+        "{{\"pages\": {pages}, \"judged\": {judged}, \"relevant\": {relevant}, \
+         \"seconds\": {seconds:.3}}}"
+    );
+}
+
+/// Judges every page the crawl sends, each on rayon as it arrives, and
+/// returns (pages judged, pages judged relevant) once the crawl has ended
+/// and every judgement is in.
+async fn judge_pages(
+    judge: Arc<Judge>,
+    mut pages: broadcast::Receiver<spider::page::Page>,
+) -> (u64, u64) {
+    let (done, mut verdicts) = mpsc::unbounded_channel::<Option<f64>>();
+    loop {
+        let page = match pages.recv().await {
+            Ok(page) => page,
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                eprintln!("spider-judge: the judge missed {missed} pages");
+                continue;
+            }
+            Err(broadcast::error::RecvError::Closed) => break,
+        };
+        let (judge, done) = (judge.clone(), done.clone());
+        let (url, html) = (page.get_url().to_owned(), page.get_html());
+        rayon::spawn(move || {
+            let _ = done.send(judge.judge(&url, &html));
+        });
+    }
+    drop(done);
+    let (mut judged, mut relevant) = (0, 0);
+    while let Some(verdict) = verdicts.recv().await {
+        if let Some(r) = verdict {
+            judged += 1;
+            relevant += u64::from(r >= 0.5);
+        }
+    }
+    (judged, relevant)
+}
