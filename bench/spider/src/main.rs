@@ -7,33 +7,19 @@
 use std::time::Instant;
 
 use spider::tokio;
-use spider::website::Website;
+use spider_peer::{crawl_args, peer_website};
 
 #[tokio::main]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let (Some(url), Some(concurrency)) = (args.next(), args.next()) else {
-        eprintln!("usage: spider-peer URL CONCURRENCY [LIMIT]");
-        std::process::exit(2);
-    };
-    let Ok(concurrency) = concurrency.parse::<usize>() else {
-        eprintln!("CONCURRENCY must be a number");
-        std::process::exit(2);
-    };
-    // 0: no limit (spider's own convention).
-    let Ok(limit) = args.next().map_or(Ok(0), |l| l.parse::<u32>()) else {
-        eprintln!("LIMIT must be a number");
-        std::process::exit(2);
-    };
-    let Ok(mut website) = Website::new(&url)
-        .with_respect_robots_txt(true)
-        .with_delay(0)
-        .with_concurrency_limit(Some(concurrency))
-        .with_limit(limit)
-        .build()
-    else {
-        eprintln!("spider refused the configuration");
-        std::process::exit(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut website = match crawl_args(&args)
+        .and_then(|(url, concurrency, limit)| peer_website(&url, concurrency, limit))
+    {
+        Ok(w) => w,
+        Err(why) => {
+            eprintln!("{why}\nusage: spider-peer URL CONCURRENCY [LIMIT]");
+            std::process::exit(2);
+        }
     };
     let start = Instant::now();
     website.crawl().await;

@@ -21,7 +21,7 @@ use focus_core::Canonicalizer;
 use focus_examples::{ExampleContent, LoadOptions};
 use spider::tokio;
 use spider::tokio::sync::{broadcast, mpsc};
-use spider::website::Website;
+use spider_peer::{crawl_args, peer_website};
 
 /// Our binaries' allocator (`docs/crawl.md`, "Memory allocator"), so the
 /// judging is measured as it runs in our crawler.
@@ -104,31 +104,19 @@ impl Judge {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(url), Some(concurrency)) = (args.first(), args.get(1)) else {
-        fail("URL and CONCURRENCY are needed");
+    let (url, concurrency, limit) = match crawl_args(&args) {
+        Ok(flags) if args.len() == 5 => flags,
+        Ok(_) => fail("LIMIT, EXAMPLES and GOOD are needed"),
+        Err(why) => fail(&why),
     };
-    let Ok(concurrency) = concurrency.parse::<usize>() else {
-        fail("CONCURRENCY must be a number");
-    };
-    // 0: no limit (spider's own convention).
-    let Some(Ok(limit)) = args.get(2).map(|l| l.parse::<u32>()) else {
-        fail("LIMIT must be a number");
-    };
-    let (Some(examples), Some(good)) = (args.get(3), args.get(4)) else {
-        fail("EXAMPLES and GOOD are needed");
-    };
+    let (examples, good) = (&args[3], &args[4]);
     let judge = match Judge::train(examples, good) {
         Ok(j) => Arc::new(j),
         Err(why) => fail(&format!("cannot train on {examples}: {why}")),
     };
-    let Ok(mut website) = Website::new(url)
-        .with_respect_robots_txt(true)
-        .with_delay(0)
-        .with_concurrency_limit(Some(concurrency))
-        .with_limit(limit)
-        .build()
-    else {
-        fail("spider refused the configuration");
+    let mut website = match peer_website(&url, concurrency, limit) {
+        Ok(w) => w,
+        Err(why) => fail(&why),
     };
     let start = Instant::now();
     // Large enough that the judge never falls behind by a whole channel;
