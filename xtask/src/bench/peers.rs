@@ -4,8 +4,11 @@
 //! separate Cargo project) and `focus-soft --baseline bfs` (analysis and
 //! classification on) crawl it from `/` with the same concurrency and no
 //! politeness delay, in alternating order, each under GNU time; wrk
-//! measures the server's own ceiling in the same run. Pages are counted by
-//! the server (its access log), the same way for both crawlers.
+//! measures the server's own ceiling in the same run. A third crawler,
+//! `spider-judge` (`bench/spider`'s second binary), is `spider` doing our
+//! per-page work on every page, so the two crawlers are also compared
+//! doing the same work. Pages are counted by the server (its access log),
+//! the same way for every crawler.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -40,6 +43,7 @@ struct Setup {
     site: PathBuf,
     focus_soft: PathBuf,
     spider: PathBuf,
+    spider_judge: PathBuf,
     examples: PathBuf,
     good: String,
     port: u16,
@@ -71,15 +75,12 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
     let setup = prepare(root, s, nginx, log)?;
     let home = first_host_home(&setup.site)?;
     let ceiling = wrk(&setup, &home, s.concurrency, log)?;
-    let (mut ours, mut theirs) = (Runs::default(), Runs::default());
+    let mut runs: [Runs; 3] = Default::default();
     for r in 0..s.runs {
-        // Alternate who goes first, so neither always meets a warm cache.
-        for spider_turn in [r % 2 == 0, r % 2 == 1] {
-            let (who, runs) = if spider_turn {
-                (Crawler::Spider, &mut theirs)
-            } else {
-                (Crawler::Ours, &mut ours)
-            };
+        // Rotate who goes first, so none always meets a warm cache.
+        for k in 0..Crawler::ALL.len() {
+            let i = (r + k) % Crawler::ALL.len();
+            let (who, runs) = (Crawler::ALL[i], &mut runs[i]);
             runs.whole
                 .push(crawl(&setup, r, who, s.concurrency, None, log)?);
             // The same process stopped after one page: what it holds before
@@ -89,7 +90,8 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
         }
     }
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    report(s, &setup, ceiling, cores, &ours, &theirs)
+    let [ours, theirs, judged] = &runs;
+    report(s, &setup, ceiling, cores, ours, theirs, judged)
 }
 
 /// One crawler's runs: whole crawls, and crawls stopped after one page.
@@ -141,6 +143,7 @@ fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Resu
         site,
         focus_soft: root.join("target/release/focus-soft"),
         spider: spider_target.join("release/spider-peer"),
+        spider_judge: spider_target.join("release/spider-judge"),
         examples,
         good,
         port: free_port()?,
@@ -152,6 +155,13 @@ fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Resu
 enum Crawler {
     Ours,
     Spider,
+    /// `spider` doing our per-page work (`bench/spider/src/bin/spider-judge.rs`).
+    SpiderJudge,
+}
+
+impl Crawler {
+    /// Every crawler of the comparison, in the report's order.
+    const ALL: [Crawler; 3] = [Crawler::Ours, Crawler::Spider, Crawler::SpiderJudge];
 }
 
 /// Crawl `r` of `who`, stopped after `limit` pages when given.
@@ -166,6 +176,7 @@ fn crawl(
     let name = match who {
         Crawler::Ours => "focus",
         Crawler::Spider => "spider",
+        Crawler::SpiderJudge => "spider-judge",
     };
     let run_dir = match limit {
         None => setup.work.join(format!("{name}-{r}")),
@@ -183,6 +194,13 @@ fn crawl(
         Crawler::Spider => {
             let mut cmd = Command::new(&setup.spider);
             cmd.args([root_url.as_str(), c.as_str(), spider_limit.as_str()]);
+            cmd
+        }
+        Crawler::SpiderJudge => {
+            let mut cmd = Command::new(&setup.spider_judge);
+            cmd.args([root_url.as_str(), c.as_str(), spider_limit.as_str()])
+                .arg(&setup.examples)
+                .arg(&setup.good);
             cmd
         }
         Crawler::Ours => {
@@ -217,7 +235,7 @@ fn crawl(
             let s = crate::watch::summary(&run_dir.join("out"))?;
             Some((s.judge_busy_s, s.apply_busy_s))
         }
-        Crawler::Spider => None,
+        Crawler::Spider | Crawler::SpiderJudge => None,
     };
     Ok(Run {
         measured,
@@ -253,6 +271,7 @@ fn report(
     cores: usize,
     ours: &Runs,
     theirs: &Runs,
+    judged: &Runs,
 ) -> Result<String> {
     let mut o = String::new();
     writeln!(
@@ -267,7 +286,10 @@ fn report(
          (every page parsed, tokenised, classified against the example set's {} topics \
          and stored), with `--connect-to ::127.0.0.1:PORT` since its fetcher refuses \
          loopback addresses unless the operator routes to them; `spider` gathers \
-         links. Each run is followed by the same crawler stopped after one page \
+         links; `spider-judge` is `spider`'s crawl doing our per-page work on every page \
+         it receives (`bench/spider`: trained on the same examples, it parses, featurises, \
+         classifies and fingerprints each page with the focus crates, on rayon while the \
+         crawl goes on, with our allocator; it keeps no store and writes no output). Each run is followed by the same crawler stopped after one page \
          (`--max-pages 1`; spider's `with_limit(1)`): its peak is what the process holds \
          before the crawl grows (start-up, the trained classifier and store for ours, and \
          the site's index page with its links for both), and the growth beyond it is what \
@@ -289,7 +311,11 @@ fn report(
     )?;
     writeln!(o, "|---|---|---|---|---|---|---|")?;
     let mut rows = Vec::new();
-    for (name, runs) in [("focus-soft --baseline bfs", ours), ("spider", theirs)] {
+    for (name, runs) in [
+        ("focus-soft --baseline bfs", ours),
+        ("spider", theirs),
+        ("spider-judge", judged),
+    ] {
         let rates: Vec<f64> = runs.whole.iter().map(Run::pages_per_s).collect();
         let cpu: Vec<f64> = runs.whole.iter().map(Run::cpu_per_1000).collect();
         let peak = |runs: &[Run]| {
@@ -333,7 +359,7 @@ fn report(
         ours_cpu,
         ours_cpu - judge - apply,
     )?;
-    if let [(ours_rate, ours_rss, ours_growth, ours_cpu), (their_rate, their_rss, their_growth, their_cpu)] =
+    if let [(ours_rate, ours_rss, ours_growth, ours_cpu), (their_rate, their_rss, their_growth, their_cpu), (judged_rate, judged_rss, _, judged_cpu)] =
         rows[..]
     {
         writeln!(
@@ -345,6 +371,15 @@ fn report(
             ours_growth / their_growth.max(1e-9)
         )?;
         writeln!(o, "\n{}", cpu_bound(cores, ours_cpu, their_cpu, their_rate))?;
+        writeln!(
+            o,
+            "\nDoing the same per-page work (`spider-judge`): median pages/s, ours ÷ \
+             spider-judge: **{:.2}**; CPU per page, ours ÷ spider-judge: **{:.2}**; peak \
+             memory, ours ÷ spider-judge: **{:.2}**.",
+            ours_rate / judged_rate.max(1e-9),
+            ours_cpu / judged_cpu.max(1e-9),
+            ours_rss / judged_rss.max(1e-9)
+        )?;
     }
     Ok(o)
 }
@@ -475,6 +510,7 @@ mod tests {
             site: dir.path().into(),
             focus_soft: PathBuf::new(),
             spider: PathBuf::new(),
+            spider_judge: PathBuf::new(),
             examples: dir.path().into(),
             good: "arts".into(),
             port: 0,
@@ -493,7 +529,11 @@ mod tests {
             whole: vec![run(1024, 1.0, 15.0)],
             one_page: vec![run(1, 0.1, 10.0)],
         };
-        let md = report(&s, &setup, 1000.0, 2, &ours, &theirs).unwrap();
+        let judged = Runs {
+            whole: vec![run(1024, 2.5, 120.0)],
+            one_page: vec![run(1, 0.1, 20.0)],
+        };
+        let md = report(&s, &setup, 1000.0, 2, &ours, &theirs, &judged).unwrap();
         // 20 MB over 1,024 pages: 20 KB a page.
         assert!(
             md.contains("| focus-soft --baseline bfs | 1024 (0) | 512 / **512** / 512 | 1.95 | 60 | 40 | 20, 20.0 |"),
@@ -512,6 +552,16 @@ mod tests {
         assert!(md.contains("start-up and training) **1.22**."), "{md}");
         assert!(
             md.contains("ours ÷ spider: **0.50**; peak memory, ours ÷ spider: **4.00**; memory growth beyond one page, ours ÷ spider: **4.00**."),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "| spider-judge | 1024 (0) | 410 / **410** / 410 | 2.44 | 120 | 20 | 100, 100.0 |"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("ours ÷ spider-judge: **1.25**; CPU per page, ours ÷ spider-judge: **0.80**; peak memory, ours ÷ spider-judge: **0.50**."),
             "{md}"
         );
         // 2 cores over 1.95 ms a page: 1,024 pages/s, spider's measured rate.
