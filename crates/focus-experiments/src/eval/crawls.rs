@@ -336,6 +336,10 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
             .find_topic(category)
             .ok_or_else(|| input(format!("the corpus has no category `{category}`")))?;
         let training = training_pages(corpus, &split, topic);
+        // The category's pages, scored or not: what the oracles walk towards.
+        let relevant: HashSet<u32> = (0..corpus.page_count())
+            .filter(|&p| corpus.is_under(p, topic))
+            .collect();
         for protocol in [Protocol::Hub, Protocol::Topic] {
             let seeds = match protocol {
                 Protocol::Hub => hubs.clone(),
@@ -359,9 +363,6 @@ pub async fn run_all(cfg: &EvalConfig, corpus: &Corpus) -> Result<Vec<Scored>, A
             {
                 let dir = base.join(crawler.slug());
                 let urls = if crawler.is_oracle() {
-                    let relevant: HashSet<u32> = (0..corpus.page_count())
-                        .filter(|&p| corpus.is_under(p, topic))
-                        .collect();
                     // Blind to the split, every page of the category is
                     // as good as a scored one.
                     let first = if crawler == Crawler::OracleBlind {
