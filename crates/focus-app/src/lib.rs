@@ -53,5 +53,5 @@ pub use collections::{
 pub use context_graph::{run_context, ContextOutcome};
 pub use focus_eval::Summary;
 pub use progress::init_logging;
-pub use setup::{run, AppError};
+pub use setup::{example_classifier, run, AppError};
 pub use websim_text::{websim_leaf_accuracy, websim_pages};

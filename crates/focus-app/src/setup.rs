@@ -60,6 +60,62 @@ pub(crate) fn crawl_fetch_config(base: FetchConfig, plan: &CrawlPlan) -> FetchCo
     }
 }
 
+/// The classifier `focus-soft --examples DIR --good GOOD` trains: the
+/// folder's examples (URL examples fetched with `fetcher`) analysed as the
+/// crawl analyses pages, then [`train_classifier`]. Public so that a
+/// program outside the crawl (a benchmark's peer doing our per-page work)
+/// judges pages with the very classifier our crawler would use.
+pub async fn example_classifier(
+    dir: &Path,
+    good: &[String],
+    relevance: Relevance,
+    fetcher: &Fetcher,
+    featurizer: &Featurizer,
+    canon: &Canonicalizer,
+) -> Result<(Taxonomy, HierNb), AppError> {
+    let (taxonomy, examples) = folder_examples(dir, good, fetcher, featurizer, canon).await?;
+    let classifier = train_classifier(&taxonomy, &examples, relevance)?;
+    Ok((taxonomy, classifier))
+}
+
+/// Hierarchical naive Bayes trained on `examples` with the relevance the
+/// strategy asks for; an error when there is nothing to train on.
+fn train_classifier(
+    taxonomy: &Taxonomy,
+    examples: &[Example],
+    relevance: Relevance,
+) -> Result<HierNb, AppError> {
+    if examples.is_empty() {
+        return Err(AppError::Input("no usable training examples".into()));
+    }
+    tracing::info!(
+        "training hierarchical naive Bayes on {} examples, {} topics",
+        examples.len(),
+        taxonomy.len() - 1
+    );
+    let scoring = match relevance {
+        Relevance::Tempered => Scoring::Tempered,
+        Relevance::Exact => Scoring::Exact,
+    };
+    let classifier = HierNb::train(
+        taxonomy,
+        examples,
+        HierNbConfig {
+            scoring,
+            ..HierNbConfig::default()
+        },
+    )
+    .map_err(|e| AppError::Input(e.to_string()))?;
+    let temper = classifier.temper();
+    tracing::info!(
+        "relevance: {:?} (word evidence weight {:.3}·n^-{:.2})",
+        relevance,
+        temper.kappa,
+        temper.alpha
+    );
+    Ok(classifier)
+}
+
 /// Runs the crawl a plan describes (its strategy names the crawler) and
 /// returns its summary.
 pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
@@ -93,34 +149,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         }
         (None, _) => return Err(AppError::Input("no web to crawl".into())),
     };
-    if examples.is_empty() {
-        return Err(AppError::Input("no usable training examples".into()));
-    }
-    tracing::info!(
-        "training hierarchical naive Bayes on {} examples, {} topics",
-        examples.len(),
-        taxonomy.len() - 1
-    );
-    let scoring = match plan.strategy.relevance {
-        Relevance::Tempered => Scoring::Tempered,
-        Relevance::Exact => Scoring::Exact,
-    };
-    let classifier = HierNb::train(
-        &taxonomy,
-        &examples,
-        HierNbConfig {
-            scoring,
-            ..HierNbConfig::default()
-        },
-    )
-    .map_err(|e| AppError::Input(e.to_string()))?;
-    let temper = classifier.temper();
-    tracing::info!(
-        "relevance: {:?} (word evidence weight {:.3}·n^-{:.2})",
-        plan.strategy.relevance,
-        temper.kappa,
-        temper.alpha
-    );
+    let classifier = train_classifier(&taxonomy, &examples, plan.strategy.relevance)?;
 
     let cfg = crawl_config(plan);
     let parts = Parts {

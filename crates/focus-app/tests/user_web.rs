@@ -186,3 +186,86 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         "estimated {est:.3}, true {held_true:.3}"
     );
 }
+
+/// A program outside the crawl (the benchmark's peer doing our per-page
+/// work) trains with [`focus_app::example_classifier`] and reads pages with
+/// [`focus_crawl::reading::read_page`]: it must judge a page exactly as the
+/// crawl did. Seeds are the pages the crawl judged without citing anchors,
+/// as the peer judges every page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_outside_the_crawl_judges_pages_as_the_crawl_did() {
+    use focus_core::{Canonicalizer, Relevance};
+    use focus_fetch::{Body, ConnectTo, FetchConfig, Fetcher};
+
+    let web = Arc::new(Web::new(WebConfig::default(), 2).unwrap());
+    let server = focus_websim::serve(web.clone(), "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (examples, seeds) = user_inputs(&web, tmp.path());
+    let out = tmp.path().join("crawl");
+    let source = TopicSource::Examples {
+        dir: examples.clone(),
+        good: vec![GOOD.to_owned()],
+        seeds,
+    };
+    let plan = CrawlPlan {
+        connect_to: vec![server.connect_to()],
+        max_pages: 20,
+        host_interval: Some(std::time::Duration::ZERO),
+        ..CrawlPlan::new(source, out.clone())
+    };
+    run(&plan).await.unwrap();
+
+    let fetcher = Fetcher::new(FetchConfig {
+        connect_to: vec![ConnectTo::parse(&server.connect_to()).unwrap()],
+        host_interval: std::time::Duration::ZERO,
+        ..FetchConfig::default()
+    })
+    .unwrap();
+    let (featurizer, canon) = (focus_crawl::Featurizer::default(), Canonicalizer::default());
+    let (taxonomy, classifier) = focus_app::example_classifier(
+        &examples,
+        &[GOOD.to_owned()],
+        Relevance::Tempered,
+        &fetcher,
+        &featurizer,
+        &canon,
+    )
+    .await
+    .unwrap();
+    let lines = std::fs::read_to_string(out.join("pages.jsonl")).unwrap();
+    let mut compared = 0;
+    for line in lines.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["depth"] != 0 || v["status"] != 200 {
+            continue;
+        }
+        let url = canon.canonicalize(v["url"].as_str().unwrap()).unwrap();
+        let page = fetcher.fetch(&url).await.unwrap();
+        let Body::Text(html) = &page.body else {
+            panic!("{url} is not text")
+        };
+        let read = focus_crawl::reading::read_page(
+            html,
+            &page.final_url,
+            &[],
+            &featurizer,
+            &classifier,
+            &canon,
+        );
+        let recorded = v["relevance"].as_f64().unwrap();
+        assert!(
+            (read.judgement.relevance - recorded).abs() < 1e-9,
+            "{url}: read {} but the crawl recorded {recorded}",
+            read.judgement.relevance
+        );
+        assert_eq!(
+            read.judgement.best.map(|b| taxonomy.path(b).to_owned()),
+            v["class"].as_str().map(str::to_owned)
+        );
+        compared += 1;
+    }
+    server.shutdown().await;
+    assert!(compared >= 3, "only {compared} seeds compared");
+}

@@ -1,4 +1,4 @@
-//! One fetched page becomes a judgement: parse, featurise, classify and
+//! One fetched page becomes a judgement: read it ([`crate::reading`]) and
 //! collect its out-links (pure CPU work, run on rayon by the pipeline).
 //! Must not touch the frontier or the store: the engine applies judgements.
 
@@ -13,6 +13,7 @@ use focus_store::PageRecord;
 
 use crate::apprentice::{link_features, Citing};
 use crate::parts::Analysis;
+use crate::reading::{read_page, Reading};
 
 /// A fetched page, judged: its store record, its distinct followable links,
 /// each link's features for the link model (empty when the crawl keeps
@@ -122,16 +123,20 @@ pub(crate) fn judge(
     record.final_url = redirected.then(|| page.final_url.to_string());
     record.status = page.status;
     record.bytes = page.wire_bytes;
-    let doc = focus_html::analyze(html, &page.final_url, canon);
-    let counts = analysis.featurizer.cited(&doc, cited);
-    let judgement = analysis.classifier.classify(&counts);
+    let Reading {
+        doc,
+        judgement,
+        fingerprint,
+    } = read_page(
+        html,
+        &page.final_url,
+        cited,
+        &analysis.featurizer,
+        analysis.classifier.as_ref(),
+        canon,
+    );
     record.relevance = judgement.relevance;
     record.class = judgement.best.map(|b| analysis.taxonomy.path(b).to_owned());
-    // The page's own words (title and main text, without the site's
-    // navigation and footer), so a mirror in another template or a
-    // session-id variant is recognised as the page it repeats.
-    let fingerprint = (!doc.text.trim().is_empty())
-        .then(|| Fingerprint::of(&format!("{}\n{}", doc.title, doc.text)));
     record.content_hash = fingerprint.map(|f| f.content);
     record.fingerprint = fingerprint.map(|f| f.simhash);
     let follow = !(doc.meta_robots.nofollow || page.robots.nofollow);

@@ -94,6 +94,7 @@ pub mod parents;
 mod parts;
 mod pipeline;
 pub mod policy;
+pub mod reading;
 mod rescore;
 mod resume;
 mod robots_known;
