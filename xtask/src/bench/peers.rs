@@ -3,7 +3,7 @@
 //! (`websim export`) on loopback; the `spider` crate (`bench/spider`, a
 //! separate Cargo project) and `focus-soft --baseline bfs` (analysis and
 //! classification on) crawl it from `/` with the same concurrency and no
-//! politeness delay, in alternating order, each under GNU time; wrk
+//! politeness delay, in rotating order, each under GNU time; wrk
 //! measures the server's own ceiling in the same run. A third crawler,
 //! `spider-judge` (`bench/spider`'s second binary), is `spider` doing our
 //! per-page work on every page, so the two crawlers are also compared
@@ -279,7 +279,8 @@ fn report(
         "nginx serves the websim of {} pages written out as static files (`websim export`) \
          on 127.0.0.1, one worker process; each crawler starts at `/` and crawls until it \
          finds nothing new, with {} requests in flight and no delay, {} runs each in \
-         alternating order. Pages are the 200 responses in nginx's access log; \
+         rotating order (each run, the next crawler goes first). Pages are the 200 \
+         responses in nginx's access log; \
          pages/s is pages over the process's whole wall time (start-up, classifier \
          training and writing the output included); CPU and peak resident memory are GNU \
          time's for the crawler's process. Our crawler is `focus-soft --baseline bfs` \

@@ -5,8 +5,9 @@
 //! classifier as `focus-soft --examples EXAMPLES --good GOOD` does
 //! (hierarchical naive Bayes, tempered), then judges each page as our crawl
 //! does, on rayon, while the crawl goes on: parse (html5ever), featurise,
-//! classify, fingerprint (`focus_crawl`'s `judge`, without the store, the
-//! frontier or `pages.jsonl`). It stops the clock after the last
+//! classify, fingerprint (`focus_crawl::reading::read_page`, the crawl's
+//! own reading of a page, without the store, the frontier or
+//! `pages.jsonl`). It stops the clock after the last
 //! judgement and prints one JSON line: `{"pages": N, "judged": J,
 //! "relevant": R, "seconds": S}` (R: pages judged relevant, R ≥ 0.5).
 //! A separate binary, so that `spider-peer` links none of the focus crates
@@ -16,9 +17,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use focus_classify::{Classifier, Example, Featurizer, HierNb, HierNbConfig, Scoring};
-use focus_core::Canonicalizer;
-use focus_examples::{ExampleContent, LoadOptions};
+use focus_classify::HierNb;
+use focus_core::{Canonicalizer, Relevance};
+use focus_crawl::reading::read_page;
+use focus_crawl::Featurizer;
+use focus_fetch::{FetchConfig, Fetcher};
 use spider::tokio;
 use spider::tokio::sync::{broadcast, mpsc};
 use spider_peer::{crawl_args, peer_website};
@@ -42,43 +45,21 @@ struct Judge {
 }
 
 impl Judge {
-    /// Trained on the example folder with `good` marked, as `focus-soft`
-    /// trains.
-    fn train(examples: &str, good: &str) -> Result<Judge, String> {
+    /// The classifier `focus-soft --examples EXAMPLES --good GOOD` trains
+    /// (`focus_app::example_classifier`).
+    async fn train(examples: &str, good: &str) -> Result<Judge, String> {
         let canon = Canonicalizer::default();
         let featurizer = Featurizer::default();
-        let set = focus_examples::load(
+        let fetcher = Fetcher::new(FetchConfig::default()).map_err(|e| e.to_string())?;
+        let (_, classifier) = focus_app::example_classifier(
             Path::new(examples),
             &[good.to_owned()],
-            &LoadOptions::default(),
+            Relevance::Tempered,
+            &fetcher,
+            &featurizer,
+            &canon,
         )
-        .map_err(|e| e.to_string())?;
-        let base = canon
-            .canonicalize("http://example.invalid/")
-            .map_err(|e| e.to_string())?;
-        let examples: Vec<Example> = set
-            .examples
-            .iter()
-            .filter_map(|e| match &e.content {
-                ExampleContent::Html(html) => Some(Example {
-                    counts: featurizer.document(&focus_html::analyze(html, &base, &canon)),
-                    topic: e.topic,
-                }),
-                ExampleContent::Text(text) => Some(Example {
-                    counts: featurizer.text(text),
-                    topic: e.topic,
-                }),
-                ExampleContent::Url(_) => None,
-            })
-            .collect();
-        let classifier = HierNb::train(
-            &set.taxonomy,
-            &examples,
-            HierNbConfig {
-                scoring: Scoring::Tempered,
-                ..HierNbConfig::default()
-            },
-        )
+        .await
         .map_err(|e| e.to_string())?;
         Ok(Judge {
             classifier,
@@ -87,17 +68,21 @@ impl Judge {
         })
     }
 
-    /// The page's relevance, after the work our crawl does on it; `None`
-    /// when its URL does not parse.
+    /// The page's relevance, read as our crawl reads a page
+    /// (`focus_crawl::reading::read_page`, without citing anchors: spider
+    /// does not keep them); `None` when its URL does not parse.
     fn judge(&self, url: &str, html: &str) -> Option<f64> {
         let url = self.canon.canonicalize(url).ok()?;
-        let doc = focus_html::analyze(html, &url, &self.canon);
-        let counts = self.featurizer.cited(&doc, &[]);
-        let judgement = self.classifier.classify(&counts);
-        let fingerprint = (!doc.text.trim().is_empty())
-            .then(|| focus_fetch::Fingerprint::of(&format!("{}\n{}", doc.title, doc.text)));
-        std::hint::black_box(fingerprint);
-        Some(judgement.relevance)
+        let read = read_page(
+            html,
+            &url,
+            &[],
+            &self.featurizer,
+            &self.classifier,
+            &self.canon,
+        );
+        std::hint::black_box(read.fingerprint);
+        Some(read.judgement.relevance)
     }
 }
 
@@ -110,7 +95,7 @@ async fn main() {
         Err(why) => fail(&why),
     };
     let (examples, good) = (&args[3], &args[4]);
-    let judge = match Judge::train(examples, good) {
+    let judge = match Judge::train(examples, good).await {
         Ok(j) => Arc::new(j),
         Err(why) => fail(&format!("cannot train on {examples}: {why}")),
     };
