@@ -5,11 +5,13 @@
 //! (`eval/classify/`: evaluation, report, svmlight export), the crawlers and seed protocols it names (`eval/crawler.rs`), the crawls (`eval/crawls.rs`; their scores and the oracle's bound, `eval/scoring.rs`; BINGO! and the
 //! context-graph crawlers through their own compositions, `eval/own_app.rs`),
 //! the optional scikit-learn reference crawler (`eval/reference.rs`), the
-//! report with its curves (`eval/report.rs`) and the comparison with the
+//! report with its curves (`eval/report.rs`; its lines comparing the
+//! crawlers, `eval/comparisons.rs`) and the comparison with the
 //! reference repeated on several training splits (`eval/splits.rs`), with
 //! its paired statistics (`eval/paired.rs`).
 
 pub mod classify;
+mod comparisons;
 mod crawler;
 pub mod crawls;
 mod own_app;

@@ -15,9 +15,9 @@ use std::time::Instant;
 use focus_app::AppError;
 use focus_websim::Corpus;
 
+use super::comparisons::{at_every_budget, categories, find, mean_recall_at, shortfalls};
 use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored, BUDGETS};
 use super::paired::paired;
-use super::report::{at_every_budget, categories, find, mean_recall_at, shortfalls};
 use crate::{input, write};
 
 /// One split's scores.
