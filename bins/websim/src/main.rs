@@ -149,6 +149,20 @@ fn main() -> anyhow::Result<()> {
         Cmd::Sample { out, per_topic } => {
             let n = site.write_examples(&out, per_topic)?;
             println!("wrote {n} example pages under {}", out.display());
+            let asked = per_topic * site.taxonomy().leaves().len();
+            if n < asked {
+                // A topic's examples never include the pages its seeds are
+                // drawn from (its 200 best-placed pages), so on a small web
+                // a topic may have few pages left to sample, or none.
+                eprintln!(
+                    "websim sample: {n} of the {asked} example pages asked for: a topic's \
+                     examples leave out the 200 pages its seeds are drawn from, so a small web \
+                     (--pages) leaves some topics short"
+                );
+            }
+            if n == 0 && asked > 0 {
+                anyhow::bail!("no example pages written: the web is too small to sample");
+            }
             Ok(())
         }
         Cmd::Export { out, labelled } => {

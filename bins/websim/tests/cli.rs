@@ -1,5 +1,6 @@
-//! The `websim` command line: `stats` exit codes, `truth`, `sample` and the
-//! first lines `serve` prints (on the small web).
+//! The `websim` command line: `stats` exit codes, `truth`, `sample` (and
+//! its refusal on a web too small to sample) and the first lines `serve`
+//! prints (on the small web).
 
 use std::io::{BufRead as _, BufReader};
 use std::process::{Command, Stdio};
@@ -47,6 +48,22 @@ fn truth_and_sample() {
         .unwrap();
     assert!(out.status.success());
     assert!(dir.path().join("recreation/outdoors/cycling").is_dir());
+}
+
+#[test]
+fn sample_says_when_a_web_is_too_small_to_sample() {
+    // 2,000 pages: every topic's pages are among the 200 its seeds are
+    // drawn from, so there is nothing to sample.
+    let dir = tempfile::tempdir().unwrap();
+    let out = websim()
+        .args(["--pages", "2000", "sample", "--per-topic", "5", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("too small to sample"), "{stderr}");
+    assert!(stderr.contains("leave out the 200 pages"), "{stderr}");
 }
 
 #[test]
