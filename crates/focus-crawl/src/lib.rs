@@ -8,7 +8,9 @@
 //! runs each through stages joined by bounded channels: fetch (tokio) →
 //! analyse and classify (rayon) → apply to frontier and store, in pop order
 //! through a reorder buffer — so the same seed gives the same crawl however
-//! the fetches interleave.
+//! the fetches interleave. How the analyse-and-classify stage reads one
+//! page is public ([`reading::read_page`]), for programs that must read
+//! pages exactly as the crawl does.
 //!
 //! This crate must not depend on `focus-websim` (ground truth reaches it
 //! only as an evaluation callback, [`Truth`]) and holds no command-line
