@@ -62,7 +62,8 @@ pub(crate) fn crawl_fetch_config(base: FetchConfig, plan: &CrawlPlan) -> FetchCo
 
 /// The classifier `focus-soft --examples DIR --good GOOD` trains: the
 /// folder's examples (URL examples fetched with `fetcher`) analysed as the
-/// crawl analyses pages, then [`train_classifier`]. Public so that a
+/// crawl analyses pages, then the training every crawl uses (hierarchical
+/// naive Bayes with the relevance asked for). Public so that a
 /// program outside the crawl (a benchmark's peer doing our per-page work)
 /// judges pages with the very classifier our crawler would use.
 pub async fn example_classifier(
