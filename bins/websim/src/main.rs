@@ -151,13 +151,11 @@ fn main() -> anyhow::Result<()> {
             println!("wrote {n} example pages under {}", out.display());
             let asked = per_topic * site.taxonomy().leaves().len();
             if n < asked {
-                // A topic's examples never include the pages its seeds are
-                // drawn from (its 200 best-placed pages), so on a small web
-                // a topic may have few pages left to sample, or none.
                 eprintln!(
                     "websim sample: {n} of the {asked} example pages asked for: a topic's \
-                     examples leave out the 200 pages its seeds are drawn from, so a small web \
-                     (--pages) leaves some topics short"
+                     examples leave out the {} pages its seeds are drawn from, so a small web \
+                     (--pages) leaves some topics short",
+                    focus_websim::SEED_POOL
                 );
             }
             if n == 0 && asked > 0 {

@@ -73,7 +73,7 @@ pub use response::{Action, Response};
 pub use server::{serve, ServerHandle};
 pub use site::{render_service, Site};
 pub use static_site::{write_static_site, StaticSite};
-pub use web::{PageRef, Web};
+pub use web::{PageRef, Web, SEED_POOL};
 
 /// Why a web cannot be built, loaded or served.
 #[derive(Debug, thiserror::Error)]

@@ -29,6 +29,11 @@ pub struct PageRef {
     pub topic: TopicId,
 }
 
+/// How many of a topic's best-placed pages (on its most popular hosts)
+/// seeds are drawn from: [`Web::sample`] never takes them as examples, so
+/// on a small web a topic may have few pages left to sample, or none.
+pub const SEED_POOL: usize = 200;
+
 /// A generated synthetic web. `Send + Sync`; share it in an [`Arc`].
 #[derive(Debug)]
 pub struct Web {
@@ -327,10 +332,13 @@ impl Web {
     }
 
     /// Labelled example pages of `topic` (its subtopics included), disjoint
-    /// from every seed URL, as used by [`crate::Site::write_examples`].
+    /// from every seed URL (they leave out the topic's [`SEED_POOL`]
+    /// pages), as used by [`crate::Site::write_examples`].
     pub fn sample(&self, topic: TopicId, n: usize) -> Vec<PageRef> {
-        let seeds: std::collections::HashSet<u32> =
-            self.topic_pages_ranked(topic, 1, 200).into_iter().collect();
+        let seeds: std::collections::HashSet<u32> = self
+            .topic_pages_ranked(topic, 1, SEED_POOL)
+            .into_iter()
+            .collect();
         let mut out = Vec::new();
         let mut tries = 0u64;
         let leaves: Vec<TopicId> = self
