@@ -44,6 +44,21 @@ pub(super) fn find<'a>(
     of(scores, protocol, crawler).find(|s| s.category == category)
 }
 
+/// Crawler `a`'s and crawler `b`'s scores on `category` under `protocol`,
+/// when both crawled it.
+pub(super) fn pair<'a>(
+    scores: &'a [Scored],
+    category: &str,
+    protocol: Protocol,
+    a: Crawler,
+    b: Crawler,
+) -> Option<(&'a Scored, &'a Scored)> {
+    Some((
+        find(scores, category, protocol, a)?,
+        find(scores, category, protocol, b)?,
+    ))
+}
+
 /// Whether `a` finds at least as many scored pages as `b` at every budget.
 pub(super) fn at_every_budget(a: &Scored, b: &Scored) -> bool {
     BUDGETS.iter().all(|&n| a.found_at(n) >= b.found_at(n))
@@ -77,7 +92,6 @@ pub(super) fn comparisons(
     protocol: Protocol,
     crawlers: &[Crawler],
 ) {
-    let soft = |cat: &str| find(scores, cat, protocol, Crawler::Soft);
     let mut lines = Vec::new();
     for (other, label) in [
         (Crawler::BreadthFirst, "breadth-first"),
@@ -88,7 +102,7 @@ pub(super) fn comparisons(
         }
         let (mut every, mut mid, mut n) = (0, 0, 0);
         for cat in categories(scores) {
-            let (Some(s), Some(o)) = (soft(cat), find(scores, cat, protocol, other)) else {
+            let Some((s, o)) = pair(scores, cat, protocol, Crawler::Soft, other) else {
                 continue;
             };
             n += 1;
@@ -156,9 +170,12 @@ pub(super) fn comparisons(
         // Diligenti et al.'s comparison (issue 24): at 1,000 pages.
         let (mut wins, mut n) = (0, 0);
         for cat in categories(scores) {
-            let (Some(c), Some(s)) = (
-                find(scores, cat, protocol, Crawler::Context),
-                find(scores, cat, protocol, Crawler::ContextStandard),
+            let Some((c, s)) = pair(
+                scores,
+                cat,
+                protocol,
+                Crawler::Context,
+                Crawler::ContextStandard,
             ) else {
                 continue;
             };
@@ -214,10 +231,7 @@ fn training_fetched(
     }
     let mut trails = Vec::new();
     for cat in categories(scores) {
-        let (Some(s), Some(o)) = (
-            find(scores, cat, protocol, Crawler::Soft),
-            find(scores, cat, protocol, Crawler::BreadthFirst),
-        ) else {
+        let Some((s, o)) = pair(scores, cat, protocol, Crawler::Soft, Crawler::BreadthFirst) else {
             continue;
         };
         for b in BUDGETS

@@ -15,7 +15,7 @@ use std::time::Instant;
 use focus_app::AppError;
 use focus_websim::Corpus;
 
-use super::comparisons::{at_every_budget, categories, find, mean_recall_at, shortfalls};
+use super::comparisons::{at_every_budget, categories, mean_recall_at, pair, shortfalls};
 use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored, BUDGETS};
 use super::paired::paired;
 use crate::{input, write};
@@ -90,7 +90,7 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
             let s = &run.scores;
             let pairs: Vec<_> = categories(s)
                 .into_iter()
-                .filter_map(|cat| pair(s, cat, protocol))
+                .filter_map(|cat| pair(s, cat, protocol, Crawler::Soft, Crawler::Reference))
                 .collect();
             let every = pairs.iter().filter(|(a, b)| at_every_budget(a, b)).count();
             let n = pairs.len();
@@ -119,7 +119,13 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
         let mut trailing = Vec::new();
         for cat in categories(&run.scores) {
             for protocol in [Protocol::Hub, Protocol::Topic] {
-                let Some((a, b)) = pair(&run.scores, cat, protocol) else {
+                let Some((a, b)) = pair(
+                    &run.scores,
+                    cat,
+                    protocol,
+                    Crawler::Soft,
+                    Crawler::Reference,
+                ) else {
                     continue;
                 };
                 let short = shortfalls(a, b);
@@ -183,9 +189,15 @@ fn paired_section(md: &mut String, runs: &[SplitRun]) {
             let pairs: Vec<(usize, usize)> = runs
                 .iter()
                 .flat_map(|run| {
-                    categories(&run.scores)
-                        .into_iter()
-                        .filter_map(move |cat| pair(&run.scores, cat, protocol))
+                    categories(&run.scores).into_iter().filter_map(move |cat| {
+                        pair(
+                            &run.scores,
+                            cat,
+                            protocol,
+                            Crawler::Soft,
+                            Crawler::Reference,
+                        )
+                    })
                 })
                 .map(|(a, b)| (a.found_at(budget), b.found_at(budget)))
                 .collect();
@@ -236,18 +248,6 @@ fn paired_section(md: &mut String, runs: &[SplitRun]) {
     for v in verdicts {
         let _ = writeln!(md, "{v}");
     }
-}
-
-/// The default's and the reference's scores of one category and protocol.
-fn pair<'a>(
-    scores: &'a [Scored],
-    category: &str,
-    protocol: Protocol,
-) -> Option<(&'a Scored, &'a Scored)> {
-    Some((
-        find(scores, category, protocol, Crawler::Soft)?,
-        find(scores, category, protocol, Crawler::Reference)?,
-    ))
 }
 
 #[cfg(test)]
