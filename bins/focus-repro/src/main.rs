@@ -101,6 +101,13 @@ struct Cli {
     /// holds across splits.
     #[arg(long, value_delimiter = ',', value_name = "SEEDS", conflicts_with_all = ["crawlers", "seed"])]
     splits: Vec<u64>,
+    /// With `--splits`: run only the default soft crawl on each split and
+    /// pair it, category by category, with the crawls an earlier `--splits`
+    /// run saved under this work folder (its `--work`): how a change to the
+    /// crawler moves it, without running the reference again. Writes
+    /// `<corpus>-against.md` to `--work`.
+    #[arg(long, value_name = "DIR", requires = "splits")]
+    against: Option<PathBuf>,
     /// Python interpreter for the reference crawler.
     #[arg(long, default_value = "python3")]
     python: String,
@@ -171,6 +178,12 @@ async fn main() -> anyhow::Result<()> {
             categories,
             distill_every: cli.distill_every,
         };
+        if let Some(saved) = &cli.against {
+            let report = focus_experiments::eval::against(&cfg, &cli.splits, saved).await?;
+            println!("{report}");
+            println!("written to {}", cfg.work.display());
+            return Ok(());
+        }
         if !cli.splits.is_empty() {
             let report = focus_experiments::eval::splits(&cfg, &cli.splits).await?;
             println!("{report}");

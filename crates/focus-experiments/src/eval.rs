@@ -8,8 +8,11 @@
 //! report with its curves (`eval/report.rs`; its lines comparing the
 //! crawlers, `eval/comparisons.rs`) and the comparison with the
 //! reference repeated on several training splits (`eval/splits.rs`), with
-//! its paired statistics (`eval/paired.rs`).
+//! its paired statistics (`eval/paired.rs`), each split's scores saved
+//! beside its crawls (`eval/saved.rs`) and a new build's default crawl
+//! paired with a saved run's (`eval/against.rs`).
 
+mod against;
 pub mod classify;
 mod comparisons;
 mod crawler;
@@ -18,9 +21,11 @@ mod own_app;
 mod paired;
 pub mod reference;
 mod report;
+mod saved;
 mod scoring;
 pub mod split;
 mod splits;
 
+pub use against::against;
 pub use report::crawl_report;
 pub use splits::splits;

@@ -4,7 +4,8 @@
 //! `scoring.rs`; this file depends on neither.
 
 /// A seed protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Protocol {
     /// The corpus's most linked-to pages.
     Hub,
@@ -30,7 +31,8 @@ impl Protocol {
 }
 
 /// A crawler of the evaluation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Crawler {
     /// `focus-soft` with its defaults.
     Soft,

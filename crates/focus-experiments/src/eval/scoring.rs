@@ -11,8 +11,8 @@ use focus_websim::{Corpus, Site};
 use super::crawler::{Crawler, Protocol};
 use super::split::Split;
 
-/// One crawl's score.
-#[derive(Debug, Clone)]
+/// One crawl's score (saved by `--splits` as JSON lines, `splits.rs`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Scored {
     /// Category path.
     pub category: String,
@@ -32,6 +32,30 @@ pub struct Scored {
     /// (cumulative): an error status or dead link, a refusal by robots.txt,
     /// a timeout, a skipped type.
     pub empty: Vec<usize>,
+}
+
+#[cfg(test)]
+impl Scored {
+    /// For report tests: a crawl of `n` fetches of which the first `k`
+    /// found scored pages (of 100), no training page, no empty attempt.
+    pub(super) fn first(
+        category: &str,
+        protocol: Protocol,
+        crawler: Crawler,
+        k: usize,
+        n: usize,
+    ) -> Self {
+        let found: Vec<usize> = (1..=n).map(|i| i.min(k)).collect();
+        Scored {
+            category: category.into(),
+            protocol,
+            crawler,
+            scored_total: 100,
+            training: vec![0; n],
+            empty: vec![0; n],
+            found,
+        }
+    }
 }
 
 impl Scored {

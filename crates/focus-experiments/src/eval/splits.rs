@@ -7,7 +7,8 @@
 //! every split, at each budget, how often and by how much the default finds
 //! more than the reference ([`super::paired`]); and every shortfall of the
 //! default against the reference. Reads only the scores of
-//! [`super::crawls`].
+//! [`super::crawls`]; saves each split's beside its crawls (`saved.rs`) for
+//! `--against` (`against.rs`).
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -15,9 +16,11 @@ use std::time::Instant;
 use focus_app::AppError;
 use focus_websim::Corpus;
 
+use super::against::split_work;
 use super::comparisons::{at_every_budget, categories, mean_recall_at, pair, shortfalls};
 use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored, BUDGETS};
 use super::paired::paired;
+use super::saved;
 use crate::{input, write};
 
 /// One split's scores.
@@ -41,14 +44,14 @@ pub async fn splits(cfg: &EvalConfig, seeds: &[u64]) -> Result<String, AppError>
     for &seed in seeds {
         let split = EvalConfig {
             seed,
-            work: cfg.work.join(format!("split-{seed}")),
+            work: split_work(&cfg.work, seed),
             crawlers: vec![Crawler::Soft, Crawler::Reference, Crawler::Oracle],
             ..cfg.clone()
         };
-        runs.push(SplitRun {
-            seed,
-            scores: run_all(&split, &corpus).await?,
-        });
+        let scores = run_all(&split, &corpus).await?;
+        // Kept for `--against`: a later build is paired with these crawls.
+        saved::save(&saved::scores_file(&split.work), &scores)?;
+        runs.push(SplitRun { seed, scores });
     }
     let heading = Heading {
         command: eval_command(cfg, &corpus),
@@ -173,34 +176,69 @@ const SIGNIFICANT: f64 = 0.05;
 /// and budget, over every category of every split ([`super::paired`]),
 /// and which budgets it puts the default ahead of or behind the reference.
 fn paired_section(md: &mut String, runs: &[SplitRun]) {
+    let intro = "The same crawls paired: each pair is one category on one split, the default's \
+                 scored pages found against the reference's at the same budget.";
+    let sides = Sides {
+        a: "soft",
+        b: "reference",
+        a_long: "the default",
+        b_long: "the reference",
+    };
+    paired_table(md, intro, &sides, |protocol, budget| {
+        runs.iter()
+            .flat_map(|run| {
+                categories(&run.scores).into_iter().filter_map(move |cat| {
+                    pair(
+                        &run.scores,
+                        cat,
+                        protocol,
+                        Crawler::Soft,
+                        Crawler::Reference,
+                    )
+                })
+            })
+            .map(|(a, b)| (a.found_at(budget), b.found_at(budget)))
+            .collect()
+    });
+}
+
+/// What a paired table compares: crawls `a` against crawls `b`, by their
+/// short names (table columns) and long ones (sentences).
+pub(super) struct Sides<'a> {
+    pub(super) a: &'a str,
+    pub(super) b: &'a str,
+    pub(super) a_long: &'a str,
+    pub(super) b_long: &'a str,
+}
+
+/// The paired table of `pairs_at(protocol, budget)` (scored pages found by
+/// `a` and by `b` in each pair) per protocol and budget, after `intro`,
+/// and which budgets put `a` ahead of or behind `b`.
+pub(super) fn paired_table(
+    md: &mut String,
+    intro: &str,
+    sides: &Sides<'_>,
+    pairs_at: impl Fn(Protocol, usize) -> Vec<(usize, usize)>,
+) {
+    let Sides {
+        a,
+        b,
+        a_long,
+        b_long,
+    } = sides;
     let _ = writeln!(
         md,
-        "\nThe same crawls paired: each pair is one category on one split, the default's scored \
-         pages found against the reference's at the same budget. The sign test asks whether the \
-         default finds more about as often as fewer (two-sided, exact, ties left out); the \
-         interval is the mean difference ± 1.96 standard errors.\n\n\
-         | protocol | budget | pairs | soft more / same / fewer | sign test p | mean difference, scored pages (95 % interval) | scored pages found, soft ÷ reference |\n\
+        "\n{intro} The sign test asks whether {a_long} finds more about as often as fewer \
+         (two-sided, exact, ties left out); the interval is the mean difference ± 1.96 standard \
+         errors.\n\n\
+         | protocol | budget | pairs | {a} more / same / fewer | sign test p | mean difference, scored pages (95 % interval) | scored pages found, {a} ÷ {b} |\n\
          |---|---|---|---|---|---|---|"
     );
     let mut verdicts = Vec::new();
     for protocol in [Protocol::Hub, Protocol::Topic] {
         let (mut ahead, mut behind, mut level) = (Vec::new(), Vec::new(), Vec::new());
         for budget in BUDGETS {
-            let pairs: Vec<(usize, usize)> = runs
-                .iter()
-                .flat_map(|run| {
-                    categories(&run.scores).into_iter().filter_map(move |cat| {
-                        pair(
-                            &run.scores,
-                            cat,
-                            protocol,
-                            Crawler::Soft,
-                            Crawler::Reference,
-                        )
-                    })
-                })
-                .map(|(a, b)| (a.found_at(budget), b.found_at(budget)))
-                .collect();
+            let pairs = pairs_at(protocol, budget);
             let p = paired(&pairs);
             let interval = p
                 .half_width
@@ -236,7 +274,7 @@ fn paired_section(md: &mut String, runs: &[SplitRun]) {
             [init @ .., last] => format!("{} and {last} pages", init.join(", ")),
         };
         verdicts.push(format!(
-            "- {}: the default finds more scored pages than the reference at {}, fewer at {}, \
+            "- {}: {a_long} finds more scored pages than {b_long} at {}, fewer at {}, \
              and no difference the sign test can tell (p ≥ {SIGNIFICANT}) at {}.",
             protocol.name(),
             named(&ahead),
@@ -255,23 +293,6 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-    fn scored(category: &str, protocol: Protocol, crawler: Crawler, found: Vec<usize>) -> Scored {
-        Scored {
-            category: category.into(),
-            protocol,
-            crawler,
-            scored_total: 100,
-            training: vec![0; found.len()],
-            empty: vec![0; found.len()],
-            found,
-        }
-    }
-
-    /// `n` fetches, the first `k` of them scored pages.
-    fn found(k: usize, n: usize) -> Vec<usize> {
-        (1..=n).map(|i| i.min(k)).collect()
-    }
-
     #[test]
     fn the_report_counts_each_split_and_names_every_shortfall() {
         let cfg = EvalConfig {
@@ -289,12 +310,12 @@ mod tests {
         let split = |seed, soft_b| {
             let mut scores = Vec::new();
             for protocol in [Protocol::Hub, Protocol::Topic] {
-                scores.push(scored(a, protocol, Crawler::Soft, found(60, 1000)));
-                scores.push(scored(a, protocol, Crawler::Reference, found(50, 1000)));
-                scores.push(scored(a, protocol, Crawler::Oracle, found(90, 1000)));
-                scores.push(scored(b, protocol, Crawler::Soft, found(soft_b, 1000)));
-                scores.push(scored(b, protocol, Crawler::Reference, found(40, 1000)));
-                scores.push(scored(b, protocol, Crawler::Oracle, found(90, 1000)));
+                scores.push(Scored::first(a, protocol, Crawler::Soft, 60, 1000));
+                scores.push(Scored::first(a, protocol, Crawler::Reference, 50, 1000));
+                scores.push(Scored::first(a, protocol, Crawler::Oracle, 90, 1000));
+                scores.push(Scored::first(b, protocol, Crawler::Soft, soft_b, 1000));
+                scores.push(Scored::first(b, protocol, Crawler::Reference, 40, 1000));
+                scores.push(Scored::first(b, protocol, Crawler::Oracle, 90, 1000));
             }
             SplitRun { seed, scores }
         };
