@@ -15,7 +15,7 @@ use std::time::Instant;
 use focus_app::AppError;
 use focus_websim::Corpus;
 
-use super::comparisons::{at_every_budget, categories, find, mean_recall_at};
+use super::comparisons::{categories, find, held_at_every_budget, mean_recall_at};
 use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored};
 use super::saved;
 use super::splits::{paired_table, Sides};
@@ -128,15 +128,13 @@ fn render(command: &str, pages: usize, runs: &[Compared], secs: u64) -> String {
     for run in runs {
         for protocol in [Protocol::Hub, Protocol::Topic] {
             let every = |scores: &[Scored]| {
-                let pairs: Vec<_> = categories(scores)
-                    .into_iter()
-                    .filter_map(|cat| {
-                        let reference = find(&run.saved, cat, protocol, Crawler::Reference)?;
-                        Some((find(scores, cat, protocol, Crawler::Soft)?, reference))
-                    })
-                    .collect();
-                let held = pairs.iter().filter(|(a, b)| at_every_budget(a, b)).count();
-                (held, pairs.len())
+                held_at_every_budget(
+                    scores,
+                    Crawler::Soft,
+                    &run.saved,
+                    Crawler::Reference,
+                    protocol,
+                )
             };
             let ((saved, n), (now, m)) = (every(&run.saved), every(&run.now));
             let counts = if n == 0 {

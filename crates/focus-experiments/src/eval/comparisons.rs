@@ -59,6 +59,30 @@ pub(super) fn pair<'a>(
     ))
 }
 
+/// Of the categories crawled both by crawler `a` (its scores in `a_scores`)
+/// and by crawler `b` (in `b_scores`, which may be another run's) under
+/// `protocol`: on how many `a` finds at least as many scored pages as `b`
+/// at every budget, and how many there are.
+pub(super) fn held_at_every_budget(
+    a_scores: &[Scored],
+    a: Crawler,
+    b_scores: &[Scored],
+    b: Crawler,
+    protocol: Protocol,
+) -> (usize, usize) {
+    let pairs: Vec<_> = categories(a_scores)
+        .into_iter()
+        .filter_map(|cat| {
+            Some((
+                find(a_scores, cat, protocol, a)?,
+                find(b_scores, cat, protocol, b)?,
+            ))
+        })
+        .collect();
+    let held = pairs.iter().filter(|(x, y)| at_every_budget(x, y)).count();
+    (held, pairs.len())
+}
+
 /// Whether `a` finds at least as many scored pages as `b` at every budget.
 pub(super) fn at_every_budget(a: &Scored, b: &Scored) -> bool {
     BUDGETS.iter().all(|&n| a.found_at(n) >= b.found_at(n))

@@ -17,7 +17,7 @@ use focus_app::AppError;
 use focus_websim::Corpus;
 
 use super::against::split_work;
-use super::comparisons::{at_every_budget, categories, mean_recall_at, pair, shortfalls};
+use super::comparisons::{categories, held_at_every_budget, mean_recall_at, pair, shortfalls};
 use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored, BUDGETS};
 use super::paired::paired;
 use super::saved;
@@ -91,12 +91,8 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
     for run in runs {
         for protocol in [Protocol::Hub, Protocol::Topic] {
             let s = &run.scores;
-            let pairs: Vec<_> = categories(s)
-                .into_iter()
-                .filter_map(|cat| pair(s, cat, protocol, Crawler::Soft, Crawler::Reference))
-                .collect();
-            let every = pairs.iter().filter(|(a, b)| at_every_budget(a, b)).count();
-            let n = pairs.len();
+            let (every, n) =
+                held_at_every_budget(s, Crawler::Soft, s, Crawler::Reference, protocol);
             let soft = mean_recall_at(s, protocol, Crawler::Soft, 500);
             let reference = mean_recall_at(s, protocol, Crawler::Reference, 500);
             let oracle = mean_recall_at(s, protocol, Crawler::Oracle, 500);
