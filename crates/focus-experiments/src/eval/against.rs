@@ -17,7 +17,7 @@ use focus_websim::Corpus;
 
 use super::comparisons::{categories, find, held_at_every_budget, mean_recall_at};
 use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored};
-use super::saved;
+use super::saved::{self, split_work};
 use super::splits::{paired_table, Sides};
 use crate::{input, write};
 
@@ -99,11 +99,6 @@ pub async fn against(
     std::fs::create_dir_all(&cfg.work).map_err(input)?;
     write(&cfg.work.join(format!("{}-against.md", corpus.name())), &md)?;
     Ok(md)
-}
-
-/// Where split `seed`'s crawls and scores go under `work`.
-pub(super) fn split_work(work: &Path, seed: u64) -> std::path::PathBuf {
-    work.join(format!("split-{seed}"))
 }
 
 fn join(seeds: &[u64]) -> String {

@@ -11,6 +11,11 @@ use focus_app::AppError;
 use super::crawls::Scored;
 use crate::input;
 
+/// Where split `seed`'s crawls and scores go under a run's `work` folder.
+pub(super) fn split_work(work: &Path, seed: u64) -> PathBuf {
+    work.join(format!("split-{seed}"))
+}
+
 /// The file a split's scores are saved in, under its work folder.
 pub(super) fn scores_file(split_work: &Path) -> PathBuf {
     split_work.join("scores.jsonl")

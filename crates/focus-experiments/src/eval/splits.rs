@@ -16,11 +16,10 @@ use std::time::Instant;
 use focus_app::AppError;
 use focus_websim::Corpus;
 
-use super::against::split_work;
 use super::comparisons::{categories, held_at_every_budget, mean_recall_at, pair, shortfalls};
 use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored, BUDGETS};
 use super::paired::paired;
-use super::saved;
+use super::saved::{self, split_work};
 use crate::{input, write};
 
 /// One split's scores.
