@@ -88,6 +88,14 @@ enum Cmd {
         /// which `--corpus DIR` replays as a multi-host corpus.
         #[arg(long)]
         labelled: bool,
+        /// With --labelled, on a one-site corpus (`--corpus`): move each
+        /// page to a host named after the first-level topic of its first
+        /// label (`science.test`, same path), links following, and leave
+        /// out this share of the pages, in percent, so every link to them
+        /// is dead (their labels are kept): the corpus's own text and links
+        /// on several hosts, with dead links (docs/websim.md).
+        #[arg(long, value_name = "PERCENT", requires = "labelled", value_parser = clap::value_parser!(u8).range(0..=100))]
+        spread_by_topic: Option<u8>,
     },
 }
 
@@ -163,8 +171,18 @@ fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Cmd::Export { out, labelled } => {
-            let site_files = if labelled {
+        Cmd::Export {
+            out,
+            labelled,
+            spread_by_topic,
+        } => {
+            let site_files = if let Some(dead_pages_percent) = spread_by_topic {
+                let spread = focus_websim::Spread {
+                    dead_pages_percent,
+                    seed: cli.seed,
+                };
+                focus_websim::write_spread_folder(&*site, &out, spread)?
+            } else if labelled {
                 focus_websim::write_labelled_folder(&*site, &out)?
             } else {
                 focus_websim::write_static_site(&*site, &out)?

@@ -53,6 +53,7 @@ mod response;
 mod rng;
 mod server;
 mod site;
+mod spread_export;
 mod static_site;
 pub mod stats;
 mod stats_nb;
@@ -72,6 +73,7 @@ pub use links::{Link, LinkTarget};
 pub use response::{Action, Response};
 pub use server::{serve, ServerHandle};
 pub use site::{render_service, Site};
+pub use spread_export::{write_spread_folder, Spread};
 pub use static_site::{write_static_site, StaticSite};
 pub use web::{PageRef, Web, SEED_POOL};
 
