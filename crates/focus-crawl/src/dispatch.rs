@@ -50,29 +50,65 @@ pub(crate) fn floor(rule: Dispatch, harvest: f64) -> f64 {
     }
 }
 
-/// Up to `room` URLs ready at `now`: those at least as promising as
-/// `floor` first. If a promising URL waits out a politeness interval, or
-/// waits on a host this batch has filled to its in-flight limit, no fetch
-/// is spent on worse ones: the batch goes out with what there is, or the
-/// crawl waits for that host. Otherwise the batch fills in order, and
-/// when nothing is ready the crawl waits for the first cooling host.
+/// Under the promising rule a batch first takes the ready URLs at least
+/// this share of the best ready URL's priority (and at least the crawl's
+/// recent harvest), and waits on a host it has filled to its in-flight
+/// limit only for URLs that near the best. Without it, a crawl whose
+/// harvest was still near zero (from generic seeds) found every URL
+/// promising: a batch took the two best URLs of the host where the topic
+/// was and filled its other thirty slots with the poor URLs of every other
+/// host, so on a web of a few hosts its first few hundred fetches went round
+/// the hosts almost breadth-first (`docs/crawl.md`, "Promising is relative
+/// to the best ready URL"). A host waiting out a politeness interval is
+/// still waited for only after the batch has taken every URL at least as
+/// promising as the harvest: that wait costs real time. Half is the first
+/// value tried, not a fitted one.
+pub(crate) const PROMISING_SHARE_OF_BEST: f64 = 0.5;
+
+/// Up to `room` URLs ready at `now`: first those near the best (at least
+/// `floor`, the recent harvest, and [`PROMISING_SHARE_OF_BEST`] of the
+/// best ready URL's priority). If a URL at least `floor` waits out a
+/// politeness interval, the batch takes the ready URLs at least `floor`
+/// and goes out with what there is, or the crawl waits for that host; if
+/// a URL near the best waits on a host this batch has filled to its
+/// in-flight limit, the batch goes out with what there is. Otherwise the
+/// batch fills in order, and when nothing is ready the crawl waits for the
+/// first cooling host.
 pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: f64) -> Next {
-    let mut batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
-        .take(room)
+    let mut batch: Vec<Candidate> = frontier
+        .pop_ready_at_least(now, floor)
+        .into_iter()
         .collect();
+    let near_best = match batch.first() {
+        Some(best) if floor > f64::NEG_INFINITY => {
+            floor.max(PROMISING_SHARE_OF_BEST * best.priority)
+        }
+        _ => floor,
+    };
+    let more = |frontier: &mut Frontier, batch: &mut Vec<Candidate>, floor: f64| {
+        let left = room.saturating_sub(batch.len());
+        batch.extend(std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor)).take(left));
+    };
+    more(frontier, &mut batch, near_best);
     if batch.len() < room {
         match frontier.next_cooling_at_least(floor) {
+            // Waiting out a politeness interval costs real time: the batch
+            // first takes every ready URL at least as promising as the
+            // recent harvest, as it did before promising became relative.
             Some(at) if at > now => {
-                let held = frontier.any_ready(now);
-                if batch.is_empty() {
-                    return Next::WaitUntil { at, held };
+                more(frontier, &mut batch, floor);
+                if batch.len() < room {
+                    let held = frontier.any_ready(now);
+                    if batch.is_empty() {
+                        return Next::WaitUntil { at, held };
+                    }
+                    return Next::Batch { urls: batch, held };
                 }
-                return Next::Batch { urls: batch, held };
             }
             // A host this batch has filled to its in-flight limit that
-            // still holds promising URLs is waited for the same way: the
-            // batch goes out with what there is.
-            _ if holds_promising(frontier, &batch, floor) => {
+            // still holds URLs near the best is waited for the same way:
+            // the batch goes out with what there is.
+            _ if holds_promising(frontier, &batch, near_best) => {
                 let held = frontier.any_ready(now);
                 return Next::Batch { urls: batch, held };
             }
@@ -254,6 +290,47 @@ mod tests {
                 }
             ),
             "{next:?}"
+        );
+    }
+
+    #[test]
+    fn a_url_far_below_the_best_ready_one_is_not_promising() {
+        // Host a holds the best URLs and gives one at a time; host b's and
+        // c's are above the harvest floor (0.01) but far below a's best.
+        let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
+        for (u, p) in [
+            ("http://a.example/1", 0.4),
+            ("http://a.example/2", 0.3),
+            ("http://b.example/1", 0.25),
+            ("http://c.example/1", 0.05),
+            ("http://c.example/2", 0.04),
+        ] {
+            f.push(cand(u, p));
+        }
+        // b's URL is at least half of a's best: promising, taken; c's are
+        // not, and a still holds a promising URL: the batch goes out short.
+        assert_eq!(
+            batch(next_batch(&mut f, 0, 4, 0.01)),
+            (
+                vec!["http://a.example/1".into(), "http://b.example/1".into()],
+                true
+            )
+        );
+        // Under the fill rule the batch fills as before.
+        let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
+        for (u, p) in [
+            ("http://a.example/1", 0.4),
+            ("http://a.example/2", 0.3),
+            ("http://c.example/1", 0.05),
+        ] {
+            f.push(cand(u, p));
+        }
+        assert_eq!(
+            batch(next_batch(&mut f, 0, 4, floor(Dispatch::Fill, 0.01))),
+            (
+                vec!["http://a.example/1".into(), "http://c.example/1".into()],
+                false
+            )
         );
     }
 }
