@@ -20,7 +20,7 @@ use url::Url;
 
 use crate::rng::{hash3, unit};
 use crate::site::{io, Site};
-use crate::static_site::{file_of, write_page, StaticSite};
+use crate::static_site::{file_of, map_hrefs, write_page, StaticSite};
 use crate::WebsimError;
 
 /// Salt of the seeded choice of the pages left out.
@@ -140,27 +140,17 @@ pub fn write_spread_folder(
 /// page pointing at its new URL: a path when it is on `host` too, else
 /// absolute. Other links are left as they are.
 fn relink(html: &str, base: &Url, host: &str, moved: &HashMap<String, Url>) -> String {
-    const HREF: &str = "href=\"";
-    let mut out = String::with_capacity(html.len() + html.len() / 4);
-    let mut rest = html;
-    while let Some(i) = rest.find(HREF) {
-        let (head, tail) = rest.split_at(i + HREF.len());
-        out.push_str(head);
-        let end = tail.find('"').unwrap_or(tail.len());
-        let (target, after) = tail.split_at(end);
+    map_hrefs(html, |target| {
         let new = base.join(target).ok().and_then(|mut u| {
             u.set_fragment(None);
             moved.get(u.as_str())
         });
         match new {
-            Some(u) if u.host_str() == Some(host) => out.push_str(u.path()),
-            Some(u) => out.push_str(u.as_str()),
-            None => out.push_str(target),
+            Some(u) if u.host_str() == Some(host) => u.path().to_owned(),
+            Some(u) => u.as_str().to_owned(),
+            None => target.to_owned(),
         }
-        rest = after;
-    }
-    out.push_str(rest);
-    out
+    })
 }
 
 #[cfg(test)]

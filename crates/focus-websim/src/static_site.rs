@@ -87,22 +87,29 @@ pub(crate) fn file_of(dir: &Path, host: &str, path: &str) -> PathBuf {
 /// `html` of a page of `host` with its links moved to the one-host layout:
 /// `href="/P"` → `href="/HOST/P"`, `href="http://H/P"` → `href="/H/P"`.
 fn rehost(html: &str, host: &str) -> String {
+    map_hrefs(html, |target| {
+        if let Some(absolute) = target.strip_prefix("http://") {
+            format!("/{absolute}")
+        } else if target.starts_with('/') {
+            format!("/{host}{target}")
+        } else {
+            target.to_owned()
+        }
+    })
+}
+
+/// `html` with the value of each `href="…"` replaced by `new(value)`.
+pub(crate) fn map_hrefs(html: &str, mut new: impl FnMut(&str) -> String) -> String {
     const HREF: &str = "href=\"";
-    let mut out = String::with_capacity(html.len() + html.len() / 8);
+    let mut out = String::with_capacity(html.len() + html.len() / 4);
     let mut rest = html;
     while let Some(i) = rest.find(HREF) {
         let (head, tail) = rest.split_at(i + HREF.len());
         out.push_str(head);
-        if let Some(absolute) = tail.strip_prefix("http://") {
-            out.push('/');
-            rest = absolute;
-        } else {
-            if tail.starts_with('/') {
-                out.push('/');
-                out.push_str(host);
-            }
-            rest = tail;
-        }
+        let end = tail.find('"').unwrap_or(tail.len());
+        let (target, after) = tail.split_at(end);
+        out.push_str(&new(target));
+        rest = after;
     }
     out.push_str(rest);
     out
