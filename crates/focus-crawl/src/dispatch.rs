@@ -333,4 +333,21 @@ mod tests {
             )
         );
     }
+
+    #[test]
+    fn before_waiting_out_an_interval_a_batch_takes_every_url_above_the_harvest() {
+        // Host a cools with a good URL left; c's URL is near the best
+        // ready one, d's far below it but above the harvest floor (0.1):
+        // waiting costs real time, so d goes too, as before the share (and
+        // with nothing else ready, the short batch holds nothing back).
+        let mut f = a_cooling(&[("http://c.example/1", 0.7), ("http://d.example/1", 0.2)]);
+        assert_eq!(
+            batch(next_batch(&mut f, 50, 4, 0.1)),
+            (
+                vec!["http://c.example/1".into(), "http://d.example/1".into()],
+                false
+            )
+        );
+        assert_eq!(f.len(), 1, "a's URL waits for its host");
+    }
 }
