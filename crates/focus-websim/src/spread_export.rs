@@ -13,7 +13,8 @@
 //! the links are the corpus's own: only where the pages are served from,
 //! and which of them are there, is made up.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write as _;
 use std::path::Path;
 
 use url::Url;
@@ -68,71 +69,66 @@ pub fn write_spread_folder(
         )));
     }
     let taxonomy = site.taxonomy();
-    // Old URL → new URL, and each new host's first old host (its robots.txt).
+    // Old URL → new URL, and the pages to write with their old URLs parsed.
     let mut moved: HashMap<String, Url> = HashMap::new();
-    let mut robots_of: BTreeMap<String, String> = BTreeMap::new();
+    let mut hosts: BTreeSet<String> = BTreeSet::new();
     let mut pages = Vec::new();
     for pid in 0..site.page_count() {
         let Some(old) = site.page_url(pid) else {
             continue;
         };
         let topics = site.truth_topics(&old);
-        let (Some(first), Ok(mut new)) = (topics.first(), Url::parse(&old)) else {
+        let (Some(first), Ok(base)) = (topics.first(), Url::parse(&old)) else {
             continue;
         };
         let path = taxonomy.path(*first);
         let host = host_of_topic(path.split('/').next().unwrap_or(path));
-        let old_host = new.host_str().unwrap_or_default().to_owned();
+        let mut new = base.clone();
         if new.set_host(Some(&host)).is_err() {
             continue;
         }
-        robots_of.entry(host).or_insert(old_host);
-        moved.insert(old.clone(), new);
-        pages.push((pid, old, topics));
+        hosts.insert(host);
+        moved.insert(old, new.clone());
+        pages.push((pid, base, new, topics));
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let labels = dir.join("labels.tsv");
     let mut out = std::io::BufWriter::new(std::fs::File::create(&labels).map_err(io(&labels))?);
     let mut written = 0;
-    for (pid, old, topics) in &pages {
-        let new = &moved[old];
+    for (pid, base, new, topics) in &pages {
         for t in topics {
-            std::io::Write::write_all(
-                &mut out,
-                format!("{new}\t{}\n", taxonomy.path(*t)).as_bytes(),
-            )
-            .map_err(io(&labels))?;
+            writeln!(out, "{new}\t{}", taxonomy.path(*t)).map_err(io(&labels))?;
         }
         let left_out = unit(hash3(spread.seed, DEAD_PAGE_SALT, u64::from(*pid), 0))
             < f64::from(spread.dead_pages_percent) / 100.0;
         if left_out {
             continue;
         }
-        let Some(html) = site.page_html(*pid) else {
+        let (Some(html), Some(host)) = (site.page_html(*pid), new.host_str()) else {
             continue;
         };
-        let (Ok(base), Some(host)) = (Url::parse(old), new.host_str()) else {
-            continue;
-        };
-        let html = relink(&html, &base, host, &moved);
+        let html = relink(&html, base, host, &moved);
         write_page(
             &file_of(dir, host, new.path().trim_start_matches('/')),
             &html,
         )?;
         written += 1;
     }
-    std::io::Write::flush(&mut out).map_err(io(&labels))?;
-    for (host, old_host) in &robots_of {
-        let robots = site.render(old_host, "/robots.txt");
-        if robots.status == 200 {
-            let file = dir.join(host).join("robots.txt");
-            std::fs::create_dir_all(dir.join(host)).map_err(io(dir))?;
+    out.flush().map_err(io(&labels))?;
+    // The one old host's robots.txt, for every new host.
+    let old_host = pages.first().and_then(|(_, base, _, _)| base.host_str());
+    let robots = old_host.map(|h| site.render(h, "/robots.txt"));
+    if let Some(robots) = robots.filter(|r| r.status == 200) {
+        for host in &hosts {
+            let folder = dir.join(host);
+            std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+            let file = folder.join("robots.txt");
             std::fs::write(&file, &robots.body).map_err(io(&file))?;
         }
     }
     Ok(StaticSite {
         pages: written,
-        hosts: robots_of.len() as u32,
+        hosts: hosts.len() as u32,
     })
 }
 
@@ -230,22 +226,19 @@ mod tests {
         let corpus = Corpus::load(dir.path()).unwrap();
         assert_eq!(corpus.page_count(), written.pages);
         assert_eq!(corpus.host_count(), 2);
+        let host_of = |i: usize| if i % 3 == 2 { "b.test" } else { "a.test" };
+        let url_of = |i: usize| format!("http://{}/p/{i}.html", host_of(i));
         // Every label is kept under the page's new URL, left out or not.
         let labels = std::fs::read_to_string(dir.path().join("labels.tsv")).unwrap();
         assert_eq!(labels.lines().count(), 12);
         for i in 0..12 {
-            let host = if i % 3 == 2 { "b.test" } else { "a.test" };
-            let url = format!("http://{host}/p/{i}.html");
+            let url = url_of(i);
             assert!(labels.contains(&format!("{url}\t")), "{url}");
-            let served = corpus.render(host, &format!("/p/{i}.html")).status;
+            let served = corpus.render(host_of(i), &format!("/p/{i}.html")).status;
             // Written pages are served; left-out ones are dead links.
             assert_eq!(served == 200, corpus.page_id(&url).is_some(), "{url}");
         }
         // Every link between written pages follows them, across hosts too.
-        let url_of = |i: usize| {
-            let host = if i % 3 == 2 { "b.test" } else { "a.test" };
-            format!("http://{host}/p/{i}.html")
-        };
         let mut followed = 0;
         for i in 0..12 {
             let Some(from) = corpus.page_id(&url_of(i)) else {
