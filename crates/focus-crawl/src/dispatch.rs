@@ -75,9 +75,8 @@ pub(crate) const PROMISING_SHARE_OF_BEST: f64 = 0.5;
 /// batch fills in order, and when nothing is ready the crawl waits for the
 /// first cooling host.
 pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: f64) -> Next {
-    let mut batch: Vec<Candidate> = frontier
-        .pop_ready_at_least(now, floor)
-        .into_iter()
+    let mut batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
+        .take(room.min(1))
         .collect();
     let near_best = match batch.first() {
         Some(best) if floor > f64::NEG_INFINITY => {
@@ -276,6 +275,15 @@ mod tests {
             batch(next_batch(&mut busy_a(), 0, 4, fill)),
             (filled, false)
         );
+    }
+
+    #[test]
+    fn a_batch_with_no_room_takes_no_url() {
+        let mut f = a_cooling(&B_POOR);
+        let queued = f.len();
+        let next = next_batch(&mut f, 50, 0, 0.0);
+        assert!(!matches!(next, Next::Batch { .. }), "{next:?}");
+        assert_eq!(f.len(), queued, "nothing was popped");
     }
 
     #[test]

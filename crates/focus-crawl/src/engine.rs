@@ -52,6 +52,9 @@ pub async fn run(
     observer: &mut dyn Observer,
 ) -> Result<Summary, CrawlError> {
     let started = Instant::now();
+    if cfg.batch == 0 {
+        return Err(CrawlError::ZeroBatch);
+    }
     let Split {
         analysis,
         policy,
@@ -320,4 +323,64 @@ fn summarise(
         ),
     )?;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use focus_classify::{Classifier, Featurizer, Judgement};
+    use focus_core::{Canonicalizer, Taxonomy};
+    use focus_fetch::{FetchConfig, Fetcher};
+    use focus_text::SparseVec;
+
+    use super::*;
+    use crate::policy::SoftFocus;
+
+    struct Unsure;
+
+    impl Classifier for Unsure {
+        fn classify(&self, _: &SparseVec) -> Judgement {
+            Judgement {
+                relevance: 0.5,
+                best: None,
+                scores: Vec::new(),
+            }
+        }
+    }
+
+    struct Quiet;
+
+    impl Observer for Quiet {
+        fn page(&mut self, _: &Progress) {}
+        fn note(&mut self, _: &str) {}
+    }
+
+    /// A library user's `CrawlConfig` with a batch of no URLs is refused
+    /// before anything is opened, as the CLI refuses `--concurrency 0`,
+    /// rather than crawling one URL per batch or stopping as if the
+    /// frontier were empty.
+    #[tokio::test]
+    async fn a_batch_of_no_urls_is_refused_before_the_crawl_opens() {
+        let seed = Canonicalizer::default()
+            .canonicalize("http://a.example/")
+            .unwrap();
+        let parts = Parts {
+            fetcher: Fetcher::new(FetchConfig::loopback(Vec::new())).unwrap(),
+            classifier: Arc::new(Unsure),
+            taxonomy: Taxonomy::new(),
+            featurizer: Featurizer::default(),
+            policy: Box::new(SoftFocus::VLDB),
+            seeds: vec![seed],
+            truth: None,
+            parents: None,
+        };
+        let out = tempfile::tempdir().unwrap();
+        let mut cfg = CrawlConfig::new(out.path().join("crawl"));
+        cfg.batch = 0;
+        let err = run(parts, cfg, &mut Quiet).await.unwrap_err();
+        assert!(matches!(err, CrawlError::ZeroBatch), "{err}");
+        assert!(err.to_string().contains("at least 1"), "{err}");
+        assert!(!out.path().join("crawl").exists(), "nothing is written");
+    }
 }

@@ -30,6 +30,9 @@ pub enum CrawlError {
     /// Nothing to crawl.
     #[error("no seed URLs")]
     NoSeeds,
+    /// A batch of no URLs: the crawl could never fetch a page.
+    #[error("the batch (URLs fetched at once, --concurrency) must be at least 1")]
+    ZeroBatch,
 }
 
 impl CrawlError {
