@@ -510,3 +510,59 @@ async fn a_dead_page_on_a_host_not_yet_entered_sends_the_crawl_to_its_root() {
         "the websim's dead hosts keep their home pages"
     );
 }
+
+/// From seeds its classifier does not judge relevant (the cycling leaf's
+/// own seeds on the default web score 0.28 to 0.45), the default crawl
+/// looks for a foothold one fetch at a time after its first batch, until
+/// it has judged a page relevant; from seeds on the topic it never does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_foothold_the_crawl_fetches_one_url_at_a_time_until_it_finds_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("leaf");
+    let mut p = plan(&out, 150, Crawler::SOFT);
+    p.source = TopicSource::Websim {
+        good: vec!["recreation/outdoors/cycling".to_owned()],
+        seeds: None,
+        pages: None,
+        dead_links: None,
+        page_faults: None,
+    };
+    let s = run(&p).await.unwrap();
+    let lines: Vec<focus_core::PageLine> = std::fs::read_to_string(out.join("pages.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| focus_core::PageLine::parse(l).unwrap())
+        .collect();
+    let seeds = lines.iter().take_while(|l| l.depth == 0).count();
+    assert!(
+        lines[..seeds].iter().all(|l| l.relevance < 0.5),
+        "the test needs seeds judged irrelevant"
+    );
+    let first = lines
+        .iter()
+        .position(|l| l.relevance >= 0.5)
+        .expect("a page judged relevant within 150 fetches");
+    // Every attempt after the seeds' batch up to the first page judged
+    // relevant went out alone.
+    assert_eq!(s.searched_one_at_a_time, (first + 1 - seeds) as u64);
+    assert!(s.searched_one_at_a_time > 0);
+
+    // Stopped in the middle of the search and resumed, it is the same
+    // crawl with the same count.
+    let stopped = dir.path().join("stopped");
+    let mut q = p.clone();
+    q.out = stopped.clone();
+    q.max_pages = (seeds + 1) as u64;
+    let part = run(&q).await.unwrap();
+    assert_eq!(part.searched_one_at_a_time, 1);
+    q.max_pages = 150;
+    q.resume = true;
+    let resumed = run(&q).await.unwrap();
+    assert_eq!(resumed.searched_one_at_a_time, s.searched_one_at_a_time);
+    assert_eq!(urls(&stopped), urls(&out));
+
+    let on_topic = run(&plan(&dir.path().join("topic"), 100, Crawler::SOFT))
+        .await
+        .unwrap();
+    assert_eq!(on_topic.searched_one_at_a_time, 0, "seeds on the topic");
+}

@@ -250,6 +250,13 @@ pub struct Summary {
     /// the baselines.
     #[serde(default)]
     pub held_for_promising: u64,
+    /// Fetch attempts the default crawl made one at a time while it looked
+    /// for a foothold: after its seeds, until it judged a page relevant
+    /// or had made 100 attempts (`dispatch::searching` in focus-crawl). 0
+    /// when a seed was judged relevant, with `--dispatch fill`, and for
+    /// the crawls without the link model.
+    #[serde(default)]
+    pub searched_one_at_a_time: u64,
     /// Links left out instead of queued because the robots.txt the crawl
     /// already holds for their origin disallows them (one per link met, so
     /// a URL linked from three pages counts three times). They cost no

@@ -96,6 +96,9 @@ pub(crate) fn stored_features(q: &QueuedUrl) -> Box<[u32]> {
 /// The run-metadata key of [`crate::tally::Tally::held`], so a resumed
 /// crawl counts on.
 pub(crate) const HELD_KEY: &str = "held_for_promising";
+/// Store meta key of the fetches made one at a time while looking for a
+/// foothold ([`crate::dispatch::searching`]).
+pub(crate) const SEARCHED_KEY: &str = "searched_one_at_a_time";
 
 /// The run-metadata key of the backlink requests made so far.
 pub(crate) const PARENT_REQUESTS_KEY: &str = "parent_requests";

@@ -4,6 +4,7 @@
 use focus_core::Dispatch;
 use focus_frontier::{Candidate, Discipline, Frontier};
 
+use crate::apprentice::PRIOR_PAGES;
 use crate::policy::Order;
 
 /// The frontier's clock advances this much per batch. A logical clock keeps
@@ -64,6 +65,43 @@ pub(crate) fn floor(rule: Dispatch, harvest: f64) -> f64 {
 /// promising as the harvest: that wait costs real time. Half is the first
 /// value tried, not a fitted one.
 pub(crate) const PROMISING_SHARE_OF_BEST: f64 = 0.5;
+
+/// How many URLs the next batch may take, of a crawl whose batch is
+/// `batch` with `left` fetch attempts to go, `searching` while it looks
+/// for a foothold ([`searching`]): one URL at a time then, the whole batch
+/// otherwise.
+pub(crate) fn room(batch: usize, left: u64, searching: bool) -> usize {
+    let full = usize::try_from(left).unwrap_or(usize::MAX).min(batch);
+    if searching {
+        full.min(1)
+    } else {
+        full
+    }
+}
+
+/// Whether a crawl is still looking for a foothold and so decides after
+/// every fetch: it orders by priority under the promising rule, scores
+/// links with the apprentice, has fetched its first batch (its seeds, which
+/// it fetches whatever it decides) but judged no page relevant, and has
+/// made fewer than [`PRIOR_PAGES`] attempts (where the apprentice is half
+/// confident). Until then every outlink of a page has the page's priority,
+/// and from seeds far from the topic (a web's most linked-to pages) a full
+/// batch took a block of such ties across every host before any of them
+/// was judged, where one fetch at a time (as the reference crawler and the
+/// WWW 2002 apprentice decide) follows the first relevant page as soon as
+/// it is found. A crawl whose seeds are on the topic never searches.
+pub(crate) fn searching(
+    rule: Dispatch,
+    uses_link_model: bool,
+    judged_relevant: u64,
+    fetched: u64,
+) -> bool {
+    rule == Dispatch::Promising
+        && uses_link_model
+        && judged_relevant == 0
+        && fetched > 0
+        && (fetched as f64) < PRIOR_PAGES
+}
 
 /// Up to `room` URLs ready at `now`: first those near the best (at least
 /// `floor`, the recent harvest, and [`PROMISING_SHARE_OF_BEST`] of the
@@ -275,6 +313,25 @@ mod tests {
             batch(next_batch(&mut busy_a(), 0, 4, fill)),
             (filled, false)
         );
+    }
+
+    #[test]
+    fn a_crawl_without_a_foothold_decides_after_every_fetch() {
+        let promising = Dispatch::Promising;
+        // The first batch (the seeds) goes out whole.
+        assert!(!searching(promising, true, 0, 0));
+        assert!(searching(promising, true, 0, 1));
+        assert!(searching(promising, true, 0, 99));
+        // A page judged relevant, or the apprentice half confident, ends it.
+        assert!(!searching(promising, true, 1, 5));
+        assert!(!searching(promising, true, 0, 100));
+        // Only link-model crawls under the promising rule search.
+        assert!(!searching(promising, false, 0, 5));
+        assert!(!searching(Dispatch::Fill, true, 0, 5));
+        assert_eq!(room(32, 1_000, true), 1);
+        assert_eq!(room(32, 1_000, false), 32);
+        assert_eq!(room(32, 5, false), 5);
+        assert_eq!(room(32, 0, true), 0);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use focus_fetch::DuplicateDetector;
 use focus_frontier::Frontier;
 use focus_store::Store;
 
-use crate::apply::{apply, CrawlState, Rules, HELD_KEY, NEAR_DUPLICATE_BITS};
+use crate::apply::{apply, CrawlState, Rules, HELD_KEY, NEAR_DUPLICATE_BITS, SEARCHED_KEY};
 use crate::config::CrawlConfig;
 use crate::crawl_graph::CrawlGraph;
 use crate::dispatch::{self, Next, TICK_MS};
@@ -101,7 +101,13 @@ pub async fn run(
             stopped_because = StopReason::TimeLimit;
             break;
         }
-        let room = (cfg.max_pages - st.tally.fetched).min(cfg.batch as u64) as usize;
+        let searching = dispatch::searching(
+            cfg.dispatch,
+            policy.uses_link_model(),
+            st.tally.judged_relevant,
+            st.tally.fetched,
+        );
+        let room = dispatch::room(cfg.batch, cfg.max_pages - st.tally.fetched, searching);
         let now = tick * TICK_MS;
         let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
         let next = dispatch::next_batch(&mut st.frontier, now, room, floor);
@@ -121,6 +127,10 @@ pub async fn run(
             }
         };
         tick += 1;
+        if searching {
+            st.tally.searched += batch.len() as u64;
+            st.store.put_meta(SEARCHED_KEY, &st.tally.searched)?;
+        }
         one_batch(
             &rules,
             &mut st,
@@ -302,6 +312,7 @@ fn summarise(
         backlink_requests: tally.parent_requests,
         backlink_parents: tally.parents_found,
         held_for_promising: tally.held,
+        searched_one_at_a_time: tally.searched,
         robots_refused_links: tally.robots_refused_links,
         judge_busy_s: busy.judge_s,
         apply_busy_s: busy.apply_s,

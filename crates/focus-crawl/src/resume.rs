@@ -16,7 +16,7 @@ use focus_store::PageRecord;
 use crate::apply::{
     harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
     meet_links, queued, stored_seq, CrawlState, HELD_KEY, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
-    ROBOTS_REFUSED_LINKS_KEY,
+    ROBOTS_REFUSED_LINKS_KEY, SEARCHED_KEY,
 };
 use crate::error::CrawlError;
 use crate::parts::Analysis;
@@ -147,6 +147,7 @@ pub(crate) fn resume(
     st.tally.parent_requests = st.store.get_meta(PARENT_REQUESTS_KEY)?.unwrap_or(0);
     st.tally.parents_found = st.store.get_meta(PARENTS_FOUND_KEY)?.unwrap_or(0);
     st.tally.held = st.store.get_meta(HELD_KEY)?.unwrap_or(0);
+    st.tally.searched = st.store.get_meta(SEARCHED_KEY)?.unwrap_or(0);
     st.tally.robots_refused_links = st.store.get_meta(ROBOTS_REFUSED_LINKS_KEY)?.unwrap_or(0);
     // The robots.txt rules the crawl held, from their kept text.
     let origins: HashSet<String> = urls

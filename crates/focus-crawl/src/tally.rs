@@ -28,6 +28,9 @@ pub(crate) struct Tally {
     pub(crate) tracker: HarvestTracker,
     monitor: StagnationMonitor,
     relevant: HashSet<u64>,
+    /// Fetched pages the crawl's classifier judged relevant
+    /// (`focus_eval::JUDGED_RELEVANT`): its own evidence, never the truth.
+    pub(crate) judged_relevant: u64,
     /// The stagnation diagnosis, once made (it is made at most once).
     pub(crate) stagnation: Option<String>,
     /// What links of each kind have yielded.
@@ -55,6 +58,9 @@ pub(crate) struct Tally {
     /// Times the dispatch held back ready hosts' URLs for a cooling host
     /// with more promising ones ([`crate::dispatch::Next`]).
     pub(crate) held: u64,
+    /// Fetch attempts made one at a time while looking for a foothold
+    /// ([`crate::dispatch::searching`]).
+    pub(crate) searched: u64,
     /// robots.txt rules as the crawl took them ([`crate::robots_known`]).
     pub(crate) robots: RobotsKnown,
     /// Links left out because those rules disallow them (one per link met).
@@ -69,8 +75,10 @@ impl Tally {
             tracker: HarvestTracker::new(window),
             monitor: StagnationMonitor::new(stagnation),
             relevant: HashSet::new(),
+            judged_relevant: 0,
             stagnation: None,
             held: 0,
+            searched: 0,
             links: LinkValue::new(),
             hosts: HostHealth::new(),
             apprentice: Apprentice::new(),
@@ -123,6 +131,9 @@ impl Tally {
         if truth == Some(true) {
             self.relevant.insert(id);
         }
+        if relevance >= focus_eval::JUDGED_RELEVANT {
+            self.judged_relevant += 1;
+        }
         self.tracker.push(relevance, truth);
         self.monitor.push(relevance, best);
         self.fetched += 1;
@@ -163,6 +174,10 @@ mod tests {
         t.push(1, 0.8, None, Some(true));
         assert_eq!(t.fetched, 3);
         assert_eq!(t.relevant_fetched(), 1);
+        assert_eq!(
+            t.judged_relevant, 2,
+            "the crawl's own judgements, per fetch"
+        );
         assert_eq!(t.tracker.harvest_true(), Some(2.0 / 3.0));
         // The summary's judgement-against-truth figures come from the same
         // pushes: R >= 0.5 agreed with the truth on all three.
