@@ -34,6 +34,15 @@ fn dead_link_web() -> TopicSource {
     }
 }
 
+/// The crawl's `pages.jsonl`, line by line.
+fn page_lines(out: &Path) -> Vec<focus_core::PageLine> {
+    std::fs::read_to_string(out.join("pages.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| focus_core::PageLine::parse(l).unwrap())
+        .collect()
+}
+
 fn urls(out: &Path) -> Vec<String> {
     std::fs::read_to_string(out.join("pages.jsonl"))
         .unwrap()
@@ -348,11 +357,7 @@ async fn a_mirrored_page_is_marked_a_duplicate_and_not_expanded() {
         ..base
     };
     let summary = run(&plan).await.unwrap();
-    let lines: Vec<focus_core::PageLine> = std::fs::read_to_string(out.join("pages.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| focus_core::PageLine::parse(l).unwrap())
-        .collect();
+    let lines = page_lines(&out);
     let marked: Vec<&focus_core::PageLine> =
         lines.iter().filter(|l| l.duplicate.is_some()).collect();
     assert_eq!(summary.duplicate_pages, marked.len() as u64);
@@ -472,11 +477,7 @@ async fn a_dead_page_on_a_host_not_yet_entered_sends_the_crawl_to_its_root() {
     p.resume = true;
     let s = run(&p).await.unwrap();
     assert_eq!(s.pages_fetched, 300);
-    let lines: Vec<focus_core::PageLine> = std::fs::read_to_string(out.join("pages.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| focus_core::PageLine::parse(l).unwrap())
-        .collect();
+    let lines = page_lines(&out);
     let host = |u: &str| u.split('/').nth(2).unwrap_or_default().to_owned();
     let (mut roots, mut answered) = (0, 0);
     let mut climbed = HashSet::new();
@@ -528,11 +529,7 @@ async fn without_a_foothold_the_crawl_fetches_one_url_at_a_time_until_it_finds_o
         page_faults: None,
     };
     let s = run(&p).await.unwrap();
-    let lines: Vec<focus_core::PageLine> = std::fs::read_to_string(out.join("pages.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| focus_core::PageLine::parse(l).unwrap())
-        .collect();
+    let lines = page_lines(&out);
     let seeds = lines.iter().take_while(|l| l.depth == 0).count();
     assert!(
         lines[..seeds].iter().all(|l| l.relevance < 0.5),
