@@ -194,11 +194,11 @@ pub(crate) async fn serve_source(
             ..
         } => {
             let web = websim(*pages, *dead_links, *page_faults, seed)?;
-            Some(Served::start(web, "websim").await?)
+            Some(Served::start(web, ServedKind::Websim).await?)
         }
         TopicSource::Corpus { dir, .. } => {
             let corpus = Corpus::load(dir).map_err(|e| AppError::Input(e.to_string()))?;
-            Some(Served::start(Arc::new(corpus), "corpus").await?)
+            Some(Served::start(Arc::new(corpus), ServedKind::Replay).await?)
         }
         TopicSource::Examples { .. } => None,
     })
@@ -283,15 +283,32 @@ type Inputs = (
     Option<Truth>,
 );
 
+/// What a web served on loopback is, which decides how long its fetcher
+/// waits for a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ServedKind {
+    /// The embedded websim, whose slow and stalling hosts are faults the
+    /// crawl must time out on ([`FetchConfig::loopback`]).
+    Websim,
+    /// A replayed corpus of real pages, which never delays a page on
+    /// purpose ([`FetchConfig::replay`]).
+    Replay,
+}
+
 /// A web served on loopback for one crawl: the embedded websim or a
 /// replayed corpus, behind the one [`Site`] interface.
 pub(crate) struct Served {
     pub(crate) site: Arc<dyn Site>,
     pub(crate) handle: ServerHandle,
+    kind: ServedKind,
 }
 
 impl Served {
-    pub(crate) async fn start(site: Arc<dyn Site>, what: &str) -> Result<Self, AppError> {
+    pub(crate) async fn start(site: Arc<dyn Site>, kind: ServedKind) -> Result<Self, AppError> {
+        let what = match kind {
+            ServedKind::Websim => "websim",
+            ServedKind::Replay => "corpus",
+        };
         let addr = "127.0.0.1:0"
             .parse()
             .map_err(|_| AppError::Input("bad address".into()))?;
@@ -305,21 +322,29 @@ impl Served {
             handle.addr(),
             handle.connect_to()
         );
-        Ok(Self { site, handle })
+        Ok(Self { site, handle, kind })
     }
 
     /// A crawl's fetcher for this site: every host routed to the loopback
     /// server, in plain HTTP whatever the URL's scheme (the server
     /// terminates no TLS, and a replayed mirror's pages may link with
-    /// absolute `https://` URLs).
+    /// absolute `https://` URLs), with the timeouts of the web's kind.
     pub(crate) fn fetcher(&self, plan: &CrawlPlan) -> Result<Fetcher, AppError> {
+        Fetcher::new(crawl_fetch_config(self.fetch_config()?, plan))
+            .map_err(|e| AppError::Input(e.to_string()))
+    }
+
+    /// The fetch settings of this web before the plan's overrides.
+    fn fetch_config(&self) -> Result<FetchConfig, AppError> {
         let rule = ConnectTo {
             plain: true,
             ..ConnectTo::parse(&self.handle.connect_to())
                 .map_err(|e| AppError::Input(e.to_string()))?
         };
-        Fetcher::new(crawl_fetch_config(FetchConfig::loopback(vec![rule]), plan))
-            .map_err(|e| AppError::Input(e.to_string()))
+        Ok(match self.kind {
+            ServedKind::Websim => FetchConfig::loopback(vec![rule]),
+            ServedKind::Replay => FetchConfig::replay(vec![rule]),
+        })
     }
 
     /// The crawl's inputs on this site: examples sampled from it (or read
@@ -470,5 +495,24 @@ mod tests {
         assert_eq!(own.host_interval, Duration::ZERO);
         assert_eq!(own.per_host_connections, 16);
         assert_eq!(own.per_domain_connections, 16);
+    }
+
+    #[tokio::test]
+    async fn a_replay_waits_for_a_late_page_where_the_websim_times_it_out() {
+        let web = websim(Some(500), None, None, 1).unwrap();
+        let cases = [
+            (ServedKind::Websim, FetchConfig::loopback(Vec::new())),
+            (ServedKind::Replay, FetchConfig::default()),
+        ];
+        for (kind, timeouts) in cases {
+            let served = Served::start(web.clone(), kind).await.unwrap();
+            let cfg = served.fetch_config().unwrap();
+            served.handle.shutdown().await;
+            assert_eq!(cfg.first_byte_timeout, timeouts.first_byte_timeout);
+            assert_eq!(cfg.total_timeout, timeouts.total_timeout);
+            assert_eq!(cfg.host_interval, std::time::Duration::ZERO);
+            assert_eq!(cfg.connect_to.len(), 1);
+            assert!(cfg.connect_to[0].plain);
+        }
     }
 }

@@ -227,11 +227,47 @@ impl FetchConfig {
             ..Self::default()
         }
     }
+
+    /// For a replay of real pages served on this machine (a labelled
+    /// corpus): [`FetchConfig::loopback`] but with the real web's
+    /// timeouts. A replay never delays a page on purpose, unlike the
+    /// websim's slow and stalling hosts that `loopback`'s one-second
+    /// timeouts are for, so a late page there is this machine's load, and
+    /// a crawl of the replay should wait it out rather than spend an
+    /// attempt on it: with one-second timeouts the same crawl of the same
+    /// corpus differed between an idle and a busy machine.
+    pub fn replay(connect_to: Vec<ConnectTo>) -> Self {
+        let web = Self::default();
+        Self {
+            connect_timeout: web.connect_timeout,
+            first_byte_timeout: web.first_byte_timeout,
+            total_timeout: web.total_timeout,
+            min_rate_window: web.min_rate_window,
+            ..Self::loopback(connect_to)
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replay_waits_as_long_as_the_web_and_is_as_impolite_as_loopback() {
+        let (web, fast, replay) = (
+            FetchConfig::default(),
+            FetchConfig::loopback(Vec::new()),
+            FetchConfig::replay(Vec::new()),
+        );
+        assert_eq!(replay.first_byte_timeout, web.first_byte_timeout);
+        assert_eq!(replay.total_timeout, web.total_timeout);
+        assert_eq!(replay.connect_timeout, web.connect_timeout);
+        assert_eq!(replay.min_rate_window, web.min_rate_window);
+        assert!(replay.first_byte_timeout > fast.first_byte_timeout);
+        assert_eq!(replay.host_interval, Duration::ZERO);
+        assert_eq!(replay.retry_backoff, fast.retry_backoff);
+        assert_eq!(replay.bad_host_backoff, fast.bad_host_backoff);
+    }
 
     #[test]
     fn curl_syntax() {

@@ -1,7 +1,8 @@
 //! The crawler's fetcher: a polite, hardened HTTP(S) client.
 //!
-//! * [`FetchConfig`] — every knob, with real-web defaults and a
-//!   [`FetchConfig::loopback`] preset; curl-style [`ConnectTo`] rules.
+//! * [`FetchConfig`] — every knob, with real-web defaults, the
+//!   [`FetchConfig::loopback`] and [`FetchConfig::replay`] presets; curl-style
+//!   [`ConnectTo`] rules.
 //! * [`Fetcher::fetch`] — robots.txt (RFC 9309, cached), per-host and
 //!   per-domain politeness, redirects with loop detection, size/type/time
 //!   limits enforced while streaming (a minimum transfer rate among
