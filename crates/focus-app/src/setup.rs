@@ -498,7 +498,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_replay_waits_for_a_late_page_where_the_websim_times_it_out() {
+    async fn a_served_corpus_is_fetched_with_the_replay_timeouts_and_the_websim_with_loopbacks() {
         let web = websim(Some(500), None, None, 1).unwrap();
         let cases = [
             (ServedKind::Websim, FetchConfig::loopback(Vec::new())),
