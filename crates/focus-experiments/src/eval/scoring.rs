@@ -90,6 +90,18 @@ impl Scored {
         let n = budget.min(self.found.len()).max(1);
         self.found_at(budget) as f64 / n as f64
     }
+
+    /// The fewest fetch attempts after which this crawl had found `k`
+    /// scored pages (0 for none), or `None` if it never found that many.
+    pub fn attempts_to_find(&self, k: usize) -> Option<usize> {
+        if k == 0 {
+            return Some(0);
+        }
+        // `found` is cumulative, so it is sorted: the first entry at least
+        // `k` is at the number of attempts that reached it, minus one.
+        let i = self.found.partition_point(|&f| f < k);
+        (i < self.found.len()).then_some(i + 1)
+    }
 }
 
 /// A cumulative count (one entry per fetch attempt) read within `budget`
@@ -236,5 +248,25 @@ mod tests {
         assert!((s.harvest_at(4) - 0.5).abs() < 1e-12);
         // A crawl that ended early is read over the attempts it made.
         assert!((s.harvest_at(100) - 0.4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_attempts_a_crawl_needed_to_find_k_pages_are_its_first_reaching_k() {
+        let s = Scored::first("c", Protocol::Hub, Crawler::Soft, 3, 5);
+        assert_eq!(s.found, [1, 2, 3, 3, 3]);
+        assert_eq!(s.attempts_to_find(0), Some(0));
+        assert_eq!(s.attempts_to_find(1), Some(1));
+        assert_eq!(s.attempts_to_find(3), Some(3));
+        // Never found four, and an empty crawl never found one.
+        assert_eq!(s.attempts_to_find(4), None);
+        let none = Scored::first("c", Protocol::Hub, Crawler::Soft, 0, 0);
+        assert_eq!(none.attempts_to_find(1), None);
+        let late = Scored {
+            found: vec![0, 0, 2, 2, 5],
+            ..s.clone()
+        };
+        assert_eq!(late.attempts_to_find(1), Some(3));
+        assert_eq!(late.attempts_to_find(2), Some(3));
+        assert_eq!(late.attempts_to_find(4), Some(5));
     }
 }

@@ -6,7 +6,8 @@
 //! split, the counts the evaluation reports; paired over every category of
 //! every split, at each budget, how often and by how much the default finds
 //! more than the reference ([`super::paired`]); and every shortfall of the
-//! default against the reference. Reads only the scores of
+//! default against the reference, with how many attempts later the default
+//! made it up. Reads only the scores of
 //! [`super::crawls`]; saves each split's beside its crawls (`saved.rs`) for
 //! `--against` (`against.rs`).
 
@@ -109,6 +110,7 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
     md.push_str(
         "\nWhere soft trails the reference (scored pages found, soft against the reference, at each budget where it finds fewer):\n\n",
     );
+    let mut lags: Vec<Lag> = Vec::new();
     let mut trailing_everywhere: Vec<&str> = runs
         .first()
         .map_or_else(Vec::new, |r| categories(&r.scores));
@@ -135,7 +137,21 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
                 }
                 let at: Vec<String> = short
                     .iter()
-                    .map(|(budget, x, y)| format!("{x} against {y} at {budget}"))
+                    .map(|&(budget, x, y)| {
+                        let later = a.attempts_to_find(y);
+                        lags.push(Lag {
+                            budget,
+                            extra: later.map(|n| n.saturating_sub(budget)),
+                            at_end: budget >= a.found.len(),
+                        });
+                        match later {
+                            Some(n) => format!("{x} against {y} at {budget} ({y} by attempt {n})"),
+                            None => format!(
+                                "{x} against {y} at {budget} (never {y} in {} attempts)",
+                                a.found.len()
+                            ),
+                        }
+                    })
                     .collect();
                 lines.push(format!("{cat} ({}): {}", protocol.name(), at.join(", ")));
             }
@@ -152,6 +168,7 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
             }
         );
     }
+    md.push_str(&lag_table(&lags));
     let _ = writeln!(
         md,
         "\nCategories where soft trails on every split: {}.",
@@ -162,6 +179,76 @@ fn render(cfg: &EvalConfig, heading: &Heading, runs: &[SplitRun], secs: u64) -> 
         }
     );
     md
+}
+
+/// One budget at which soft found fewer scored pages than the reference.
+struct Lag {
+    budget: usize,
+    /// The attempts beyond the budget soft needed to find as many as the
+    /// reference had found by it; `None` if it never did.
+    extra: Option<usize>,
+    /// The budget is where soft's crawl ended, so nothing could be made up.
+    at_end: bool,
+}
+
+/// How far behind the reference soft's shortfalls leave it, in fetch
+/// attempts, per budget: how many it made up later in the same crawl, and
+/// the attempts beyond the budget that took (median and largest, also as a
+/// share of the budget). A page or two found a few attempts late is not the
+/// loss a shortfall the crawl never makes up is.
+fn lag_table(lags: &[Lag]) -> String {
+    if lags.is_empty() {
+        return String::new();
+    }
+    let mut md = String::from(
+        "\nHow late soft was, where it trailed: the attempts beyond the budget it needed to find \
+         as many scored pages as the reference had found by the budget.\n\n\
+         | budget | shortfalls | made up later in the same crawl | attempts beyond the budget: median / largest | as a share of the budget: median / largest |\n\
+         |---|---|---|---|---|\n",
+    );
+    for budget in BUDGETS {
+        let here: Vec<&Lag> = lags.iter().filter(|l| l.budget == budget).collect();
+        if here.is_empty() {
+            continue;
+        }
+        let n = here.len();
+        if here.iter().all(|l| l.at_end && l.extra.is_none()) {
+            let _ = writeln!(md, "| {budget} | {n} | - (the crawl ends there) | - | - |");
+            continue;
+        }
+        let mut extra: Vec<f64> = here
+            .iter()
+            .filter_map(|l| l.extra)
+            .map(|e| e as f64)
+            .collect();
+        let made_up = extra.len();
+        if made_up == 0 {
+            let _ = writeln!(md, "| {budget} | {n} | 0 | - | - |");
+            continue;
+        }
+        let mut share: Vec<f64> = extra.iter().map(|e| e / budget.max(1) as f64).collect();
+        let (median, largest) = median_and_max(&mut extra);
+        let (median_share, largest_share) = median_and_max(&mut share);
+        let _ = writeln!(
+            md,
+            "| {budget} | {n} | {made_up} | {median} / {largest} | {:.0} % / {:.0} % |",
+            100.0 * median_share,
+            100.0 * largest_share
+        );
+    }
+    md
+}
+
+/// The median and the largest of `values` (not empty), which it sorts.
+fn median_and_max(values: &mut [f64]) -> (f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    let median = if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        f64::midpoint(values[mid - 1], values[mid])
+    };
+    (median, values[values.len() - 1])
 }
 
 /// Below this sign-test p-value a difference is called one.
@@ -289,6 +376,46 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
+    fn a_shortfall_made_up_later_is_counted_with_the_attempts_it_took() {
+        let soft = Scored {
+            found: vec![0, 1, 1, 1, 2, 3],
+            ..Scored::first("c", Protocol::Hub, Crawler::Soft, 0, 6)
+        };
+        let reference = Scored {
+            found: vec![1, 2, 2, 2, 2, 2],
+            ..Scored::first("c", Protocol::Hub, Crawler::Reference, 0, 6)
+        };
+        // At 2 attempts soft has 1 against 2 and reaches 2 at attempt 5.
+        assert_eq!(soft.attempts_to_find(reference.found_at(2)), Some(5));
+        let lag = |budget, extra, at_end| Lag {
+            budget,
+            extra,
+            at_end,
+        };
+        let lags = [
+            lag(100, Some(3), false),
+            lag(100, Some(10), false),
+            lag(100, None, false),
+            lag(100, Some(40), false),
+            lag(500, None, false),
+            lag(1000, None, true),
+            lag(1000, None, true),
+        ];
+        let md = lag_table(&lags);
+        assert!(
+            md.contains("| 100 | 4 | 3 | 10 / 40 | 10 % / 40 % |\n"),
+            "{md}"
+        );
+        assert!(!md.contains("| 250 |"), "{md}");
+        assert!(md.contains("| 500 | 1 | 0 | - | - |\n"), "{md}");
+        assert!(
+            md.contains("| 1000 | 2 | - (the crawl ends there) | - | - |\n"),
+            "{md}"
+        );
+        assert_eq!(lag_table(&[]), "");
+    }
+
+    #[test]
     fn the_report_counts_each_split_and_names_every_shortfall() {
         let cfg = EvalConfig {
             corpus: PathBuf::new(),
@@ -329,9 +456,18 @@ mod tests {
         assert!(md.contains("| 2 | topic seeds | 2 of 2 |"), "{md}");
         assert!(
             md.contains(&format!(
-                "- split 1: {b} (hub seeds): 38 against 40 at 100, 38 against 40 at 250, \
-                 38 against 40 at 500, 38 against 40 at 1000; {b} (topic seeds)"
+                "- split 1: {b} (hub seeds): 38 against 40 at 100 (never 40 in 1000 attempts), \
+                 38 against 40 at 250 (never 40 in 1000 attempts), 38 against 40 at 500 (never \
+                 40 in 1000 attempts), 38 against 40 at 1000 (never 40 in 1000 attempts); {b} \
+                 (topic seeds)"
             )),
+            "{md}"
+        );
+        // Four budgets on each protocol, none made up, the last at the
+        // crawl's end.
+        assert!(md.contains("| 100 | 2 | 0 | - | - |\n"), "{md}");
+        assert!(
+            md.contains("| 1000 | 2 | - (the crawl ends there) | - | - |\n"),
             "{md}"
         );
         assert!(md.contains("- split 2: nowhere."), "{md}");
@@ -351,6 +487,9 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("on every split: none."), "{md}");
+        // Where soft never trails there is no shortfall to summarise.
+        let md_none = render(&cfg, &heading, &[split(2, 45)], 7);
+        assert!(!md_none.contains("How late soft was"), "{md_none}");
         let md = render(&cfg, &heading, &[split(1, 38), split(3, 39)], 7);
         assert!(md.contains(&format!("on every split: {b}.")), "{md}");
         // Mean recall at 500 over the two categories: (60 + 38) / 200.
