@@ -187,7 +187,8 @@ struct Lag {
     /// The attempts beyond the budget soft needed to find as many as the
     /// reference had found by it; `None` if it never did.
     extra: Option<usize>,
-    /// The budget is where soft's crawl ended, so nothing could be made up.
+    /// The budget is where soft's crawl ended, so nothing could be made up
+    /// (`extra` is then `None`).
     at_end: bool,
 }
 
@@ -212,7 +213,7 @@ fn lag_table(lags: &[Lag]) -> String {
             continue;
         }
         let n = here.len();
-        if here.iter().all(|l| l.at_end && l.extra.is_none()) {
+        if here.iter().all(|l| l.at_end) {
             let _ = writeln!(md, "| {budget} | {n} | - (the crawl ends there) | - | - |");
             continue;
         }
