@@ -146,28 +146,41 @@ fn ci() -> Result<()> {
 }
 
 /// `cargo xtask repro <paper> [flags]`: the experiments run in a release
-/// build of `focus-repro`, which writes `docs/results/`.
+/// build of `focus-repro`, which writes `docs/results/` (or `--out`).
 fn repro(args: &[String]) -> Result<()> {
     let root = project_root();
-    let mut cargo = vec!["run", "--release", "-p", "focus-repro", "--"];
-    cargo.extend(args.iter().map(String::as_str));
-    cargo.extend(["--out", "docs/results", "--work", "target/repro"]);
+    let cargo = focus_repro_command(args, "target/repro");
     run_cargo(&root, &cargo)
 }
 
 /// `cargo xtask eval wikispeedia|corpus [flags]`: the real-corpus
 /// evaluation in a release build of `focus-repro`, which writes
-/// `docs/results/`.
+/// `docs/results/` (or `--out`).
 fn eval(args: &[String]) -> Result<()> {
     let root = project_root();
     match args.first().map(String::as_str) {
         Some("wikispeedia" | "corpus") => {}
         _ => bail!("usage: cargo xtask eval wikispeedia|corpus [flags]\n\n{USAGE}"),
     }
+    let cargo = focus_repro_command(args, "target/eval");
+    run_cargo(&root, &cargo)
+}
+
+/// `cargo run` of `focus-repro` with the user's flags, writing to
+/// `docs/results` and working in `work` unless the flags say where
+/// (`focus-repro` refuses a flag given twice).
+fn focus_repro_command<'a>(args: &'a [String], work: &'a str) -> Vec<&'a str> {
     let mut cargo = vec!["run", "--release", "-p", "focus-repro", "--"];
     cargo.extend(args.iter().map(String::as_str));
-    cargo.extend(["--out", "docs/results", "--work", "target/eval"]);
-    run_cargo(&root, &cargo)
+    for (flag, default) in [("--out", "docs/results"), ("--work", work)] {
+        let given = args
+            .iter()
+            .any(|a| a == flag || a.starts_with(&format!("{flag}=")));
+        if !given {
+            cargo.extend([flag, default]);
+        }
+    }
+    cargo
 }
 
 fn run_cargo(root: &std::path::Path, args: &[&str]) -> Result<()> {
@@ -237,7 +250,7 @@ fn project_root() -> std::path::PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::asks_for_help;
+    use super::{asks_for_help, focus_repro_command};
 
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| (*s).to_owned()).collect()
@@ -265,5 +278,38 @@ mod tests {
         ] {
             assert!(!asks_for_help(&args(a)), "{a:?}");
         }
+    }
+
+    #[test]
+    fn the_users_out_and_work_replace_the_defaults_instead_of_repeating_them() {
+        let after_dashes = |a: &[&str], work: &str| {
+            let a = args(a);
+            let cmd = focus_repro_command(&a, work);
+            let at = cmd.iter().position(|s| *s == "--").map_or(0, |i| i + 1);
+            cmd[at..]
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            after_dashes(&["wikispeedia", "--splits", "1"], "target/eval"),
+            args(&[
+                "wikispeedia",
+                "--splits",
+                "1",
+                "--out",
+                "docs/results",
+                "--work",
+                "target/eval"
+            ])
+        );
+        assert_eq!(
+            after_dashes(&["wikispeedia", "--out", "x", "--work=y"], "target/eval"),
+            args(&["wikispeedia", "--out", "x", "--work=y"])
+        );
+        assert_eq!(
+            after_dashes(&["bingo", "--work", "w"], "target/repro"),
+            args(&["bingo", "--work", "w", "--out", "docs/results"])
+        );
     }
 }
