@@ -249,8 +249,8 @@ pub(crate) fn web_fetcher(plan: &CrawlPlan) -> Result<Fetcher, AppError> {
     Fetcher::new(cfg).map_err(|e| AppError::Input(e.to_string()))
 }
 
-/// The engine settings a plan asks for; Ctrl-C stops the crawl cleanly
-/// between batches.
+/// The engine settings a plan asks for; Ctrl-C, or SIGTERM on Unix, stops
+/// the crawl cleanly between batches.
 pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
     let mut cfg = CrawlConfig::new(plan.out.clone());
     cfg.max_pages = plan.max_pages;
@@ -264,12 +264,32 @@ pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
     cfg.resume = plan.resume;
     let stop = cfg.stop.clone();
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            tracing::warn!("interrupted: finishing the current batch, then writing outputs (resume with --resume)");
+        if let Some(signal) = stop_signal().await {
+            tracing::warn!("{signal}: finishing the current batch, then writing outputs (resume with --resume)");
             stop.store(true, Ordering::Relaxed);
         }
     });
     cfg
+}
+
+/// Waits for the first request to stop: Ctrl-C (SIGINT) or, on Unix,
+/// SIGTERM, which `kill`, `timeout` and service managers send; `None` if
+/// no signal can be listened for.
+async fn stop_signal() -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                r = tokio::signal::ctrl_c() => r.ok().map(|()| "interrupted (Ctrl-C)"),
+                Some(()) = terminate.recv() => Some("terminated (SIGTERM)"),
+            };
+        }
+    }
+    tokio::signal::ctrl_c()
+        .await
+        .ok()
+        .map(|()| "interrupted (Ctrl-C)")
 }
 
 /// What a crawl is given besides its policy: the fetcher, the crawler's

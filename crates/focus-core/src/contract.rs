@@ -285,7 +285,7 @@ pub enum StopReason {
     #[default]
     #[serde(rename = "max pages")]
     MaxPages,
-    /// Ctrl-C (or the stop flag): it finished the batch and stopped.
+    /// Ctrl-C, SIGTERM (or the stop flag): it finished the batch and stopped.
     #[serde(rename = "interrupted")]
     Interrupted,
     /// `--time-limit` passed.

@@ -49,7 +49,7 @@ pub struct CrawlConfig {
     /// numtries + 1, so it is tried again after fresh URLs, until this many
     /// attempts have failed.
     pub max_tries: u32,
-    /// Set to stop cleanly between batches (Ctrl-C).
+    /// Set to stop cleanly between batches (Ctrl-C, SIGTERM).
     pub stop: Arc<AtomicBool>,
     /// Write `texts.jsonl`: the title and main text of every fetched page
     /// that is not a duplicate (`focus_core::TextLine`), for a local search
