@@ -1,11 +1,23 @@
 //! The terminal observer: an indicatif progress bar with the harvest-rate
-//! moving average, pages/s and frontier size; notes go to the log; and
-//! the log itself ([`init_logging`]).
+//! moving average, pages/s and frontier size; where stderr is not a
+//! terminal (a log file, a service), where indicatif draws nothing, the
+//! same figures as a log line every [`LOG_PERIOD`]; notes go to the log;
+//! and the log itself ([`init_logging`]).
+
+use std::io::IsTerminal as _;
+use std::time::{Duration, Instant};
 
 use focus_crawl::{Observer, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 
-pub(crate) struct Bar(ProgressBar);
+/// How often a crawl whose stderr is not a terminal logs its progress.
+const LOG_PERIOD: Duration = Duration::from_secs(30);
+
+pub(crate) struct Bar {
+    bar: ProgressBar,
+    /// Progress lines for the log, where the bar is not drawn.
+    lines: Option<Periodic>,
+}
 
 impl Bar {
     pub(crate) fn new(total: u64) -> Self {
@@ -15,27 +27,65 @@ impl Bar {
         {
             bar.set_style(style.progress_chars("=> "));
         }
-        Self(bar)
+        let lines =
+            (!std::io::stderr().is_terminal()).then(|| Periodic::new(LOG_PERIOD, Instant::now()));
+        Self { bar, lines }
     }
 
     pub(crate) fn finish(&self) {
-        self.0.finish();
+        self.bar.finish();
     }
+}
+
+/// The figures the bar shows after its position.
+fn figures(p: &Progress) -> String {
+    format!(
+        "harvest(ma100) {:.2}  {:.0} pages/s  frontier {}",
+        p.harvest_ma, p.pages_per_s, p.frontier
+    )
 }
 
 impl Observer for Bar {
     fn page(&mut self, p: &Progress) {
-        self.0.set_position(p.pages);
+        self.bar.set_position(p.pages);
         if p.pages.is_multiple_of(25) {
-            self.0.set_message(format!(
-                "harvest(ma100) {:.2}  {:.0} pages/s  frontier {}",
-                p.harvest_ma, p.pages_per_s, p.frontier
-            ));
+            self.bar.set_message(figures(p));
+        }
+        if let Some(lines) = &mut self.lines {
+            if lines.due(Instant::now()) {
+                let total = self.bar.length().unwrap_or(0);
+                tracing::info!("{}/{total} pages  {}", p.pages, figures(p));
+            }
         }
     }
 
     fn note(&mut self, message: &str) {
-        self.0.suspend(|| tracing::info!("{message}"));
+        self.bar.suspend(|| tracing::info!("{message}"));
+    }
+}
+
+/// Says yes once per period: the first time a period after the start, then
+/// a period after the last yes.
+#[derive(Debug)]
+struct Periodic {
+    period: Duration,
+    next: Instant,
+}
+
+impl Periodic {
+    fn new(period: Duration, start: Instant) -> Self {
+        Self {
+            period,
+            next: start + period,
+        }
+    }
+
+    fn due(&mut self, now: Instant) -> bool {
+        if now < self.next {
+            return false;
+        }
+        self.next = now + self.period;
+        true
     }
 }
 
@@ -49,4 +99,34 @@ pub fn init_logging(default: &str) {
         )
         .with_writer(std::io::stderr)
         .init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_progress_line_is_due_once_per_period_after_the_last() {
+        let start = Instant::now();
+        let s = Duration::from_secs;
+        let mut lines = Periodic::new(s(30), start);
+        assert!(!lines.due(start));
+        assert!(!lines.due(start + s(29)));
+        assert!(lines.due(start + s(31)));
+        // The next is a period after that line, not after the start.
+        assert!(!lines.due(start + s(60)));
+        assert!(lines.due(start + s(61)));
+        assert!(!lines.due(start + s(61)));
+    }
+
+    #[test]
+    fn the_figures_are_the_bars() {
+        let p = Progress {
+            pages: 250,
+            harvest_ma: 0.456,
+            pages_per_s: 12.4,
+            frontier: 900,
+        };
+        assert_eq!(figures(&p), "harvest(ma100) 0.46  12 pages/s  frontier 900");
+    }
 }
