@@ -1,10 +1,14 @@
 //! `focus-soft` stopped by SIGTERM (what `kill`, `timeout` and service
 //! managers send) finishes its batch and writes its outputs, as Ctrl-C
-//! does, instead of dying with `summary.json` unwritten.
+//! does, instead of dying with `summary.json` unwritten; a second signal
+//! stops it at once, even in a batch that waits on a server that never
+//! answers.
 #![cfg(unix)]
 
+use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rustix::process::{kill_process, Pid, Signal};
@@ -33,18 +37,8 @@ fn sigterm_stops_the_crawl_between_batches_with_its_outputs_written() {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let pid = Pid::from_child(&child);
-    kill_process(pid, Signal::TERM).unwrap();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the crawl did not stop after SIGTERM");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    kill_process(Pid::from_child(&child), Signal::TERM).unwrap();
+    let status = exit_of(&mut child, deadline);
     assert!(status.success(), "{status}");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap())
@@ -54,4 +48,83 @@ fn sigterm_stops_the_crawl_between_batches_with_its_outputs_written() {
     assert!((100..1_000_000).contains(&fetched), "{fetched}");
     // Every fetch made is in pages.jsonl, whole.
     assert_eq!(lines(&pages) as u64, fetched);
+}
+
+/// The child's exit status, killing it (and failing) past `deadline`.
+fn exit_of(child: &mut Child, deadline: Instant) -> ExitStatus {
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the crawl did not stop");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_second_signal_stops_a_crawl_whose_batch_waits_on_a_silent_server() {
+    // A server on 127.0.0.1 that accepts connections and never answers:
+    // the crawl's first batch (robots.txt, then the seed) waits on it.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (accepted, first_accept) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in listener.incoming().flatten() {
+            open.push(stream);
+            let _ = accepted.send(());
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    for (topic, text) in [
+        ("cycling", "bicycle saddle gears chain road race tour pedal"),
+        ("cooking", "recipe oven flour butter sugar bake kitchen"),
+    ] {
+        let folder = dir.path().join("examples").join(topic);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("a.txt"), text).unwrap();
+    }
+    let seeds = dir.path().join("seeds.txt");
+    std::fs::write(&seeds, "http://silent.test/\n").unwrap();
+    let log = dir.path().join("stderr.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_focus-soft"))
+        .arg("--examples")
+        .arg(dir.path().join("examples"))
+        .args(["--good", "cycling", "--seeds"])
+        .arg(&seeds)
+        .args(["--connect-to", &format!("::127.0.0.1:{port}"), "--out"])
+        .arg(dir.path().join("out"))
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    if first_accept.recv_timeout(Duration::from_secs(60)).is_err() {
+        let _ = child.kill();
+        panic!("the crawl never connected");
+    }
+    let pid = Pid::from_child(&child);
+    kill_process(pid, Signal::TERM).unwrap();
+    // The first signal is handled (signals of one kind arriving before the
+    // crawl has seen the first would count once), and the batch still waits.
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("finishing the current batch")
+    {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the batch did not wait"
+        );
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the first signal was not handled");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill_process(pid, Signal::TERM).unwrap();
+    let status = exit_of(&mut child, deadline);
+    assert_eq!(status.code(), Some(130), "{status}");
 }

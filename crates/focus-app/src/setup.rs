@@ -264,32 +264,67 @@ pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
     cfg.resume = plan.resume;
     let stop = cfg.stop.clone();
     tokio::spawn(async move {
-        if let Some(signal) = stop_signal().await {
-            tracing::warn!("{signal}: finishing the current batch, then writing outputs (resume with --resume)");
+        let mut signals = StopSignals::new();
+        if let Some(signal) = signals.next().await {
+            tracing::warn!("{signal}: finishing the current batch, then writing outputs (resume with --resume); a second signal stops at once");
             stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(signal) = signals.next().await {
+            // What a kill costs: the store keeps every batch it committed
+            // and resume rewrites pages.jsonl from it (docs/crawl.md).
+            tracing::warn!("{signal} again: stopping now, without finishing the batch or writing outputs; the store keeps every batch it committed (resume with --resume)");
+            std::process::exit(STOPPED_AT_ONCE);
         }
     });
     cfg
 }
 
-/// Waits for the first request to stop: Ctrl-C (SIGINT) or, on Unix,
-/// SIGTERM, which `kill`, `timeout` and service managers send; `None` if
-/// no signal can be listened for.
-async fn stop_signal() -> Option<&'static str> {
+/// The exit status of a crawl stopped at once by a second signal: 128 +
+/// SIGINT's number, as a shell reports a process Ctrl-C ended.
+pub(crate) const STOPPED_AT_ONCE: i32 = 130;
+
+/// The signals that ask a crawl to stop: Ctrl-C (SIGINT) and, on Unix,
+/// SIGTERM, which `kill`, `timeout` and service managers send. Listened
+/// for from the start, so a second signal arriving while the first is
+/// handled is not lost.
+struct StopSignals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
-            return tokio::select! {
-                r = tokio::signal::ctrl_c() => r.ok().map(|()| "interrupted (Ctrl-C)"),
-                Some(()) = terminate.recv() => Some("terminated (SIGTERM)"),
-            };
+    unix: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl StopSignals {
+    fn new() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let unix = signal(SignalKind::interrupt())
+                .and_then(|interrupt| Ok((interrupt, signal(SignalKind::terminate())?)))
+                .ok();
+            Self { unix }
+        }
+        #[cfg(not(unix))]
+        {
+            Self {}
         }
     }
-    tokio::signal::ctrl_c()
-        .await
-        .ok()
-        .map(|()| "interrupted (Ctrl-C)")
+
+    /// The next signal's name; `None` if none can be listened for.
+    async fn next(&mut self) -> Option<&'static str> {
+        #[cfg(unix)]
+        {
+            if let Some((interrupt, terminate)) = &mut self.unix {
+                return tokio::select! {
+                    Some(()) = interrupt.recv() => Some("interrupted (Ctrl-C)"),
+                    Some(()) = terminate.recv() => Some("terminated (SIGTERM)"),
+                    else => None,
+                };
+            }
+        }
+        tokio::signal::ctrl_c()
+            .await
+            .ok()
+            .map(|()| "interrupted (Ctrl-C)")
+    }
 }
 
 /// What a crawl is given besides its policy: the fetcher, the crawler's
