@@ -7,7 +7,7 @@
 
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -30,15 +30,19 @@ fn sigterm_stops_the_crawl_between_batches_with_its_outputs_written() {
     let pages = out.path().join("pages.jsonl");
     let deadline = Instant::now() + Duration::from_secs(300);
     // Well into the crawl, so its signal handler is listening.
-    while lines(&pages) < 100 {
-        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
-            let _ = child.kill();
-            panic!("the crawl did not reach 100 pages");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    poll(
+        &mut child,
+        deadline,
+        "the crawl did not reach 100 pages",
+        |c| {
+            assert!(c.try_wait().unwrap().is_none(), "the crawl ended early");
+            (lines(&pages) >= 100).then_some(())
+        },
+    );
     kill_process(Pid::from_child(&child), Signal::TERM).unwrap();
-    let status = exit_of(&mut child, deadline);
+    let status = poll(&mut child, deadline, "the crawl did not stop", |c| {
+        c.try_wait().unwrap()
+    });
     assert!(status.success(), "{status}");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap())
@@ -50,15 +54,21 @@ fn sigterm_stops_the_crawl_between_batches_with_its_outputs_written() {
     assert_eq!(lines(&pages) as u64, fetched);
 }
 
-/// The child's exit status, killing it (and failing) past `deadline`.
-fn exit_of(child: &mut Child, deadline: Instant) -> ExitStatus {
+/// Polls `ready` until it gives a value; past `deadline`, kills the child
+/// and fails with `what`.
+fn poll<T>(
+    child: &mut Child,
+    deadline: Instant,
+    what: &str,
+    mut ready: impl FnMut(&mut Child) -> Option<T>,
+) -> T {
     loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
+        if let Some(value) = ready(child) {
+            return value;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("the crawl did not stop");
+            panic!("{what}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -110,21 +120,19 @@ fn a_second_signal_stops_a_crawl_whose_batch_waits_on_a_silent_server() {
     kill_process(pid, Signal::TERM).unwrap();
     // The first signal is handled (signals of one kind arriving before the
     // crawl has seen the first would count once), and the batch still waits.
-    while !std::fs::read_to_string(&log)
-        .unwrap_or_default()
-        .contains("finishing the current batch")
-    {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the batch did not wait"
-        );
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the first signal was not handled");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    poll(
+        &mut child,
+        deadline,
+        "the first signal was not handled",
+        |c| {
+            assert!(c.try_wait().unwrap().is_none(), "the batch did not wait");
+            let log = std::fs::read_to_string(&log).unwrap_or_default();
+            log.contains("finishing the current batch").then_some(())
+        },
+    );
     kill_process(pid, Signal::TERM).unwrap();
-    let status = exit_of(&mut child, deadline);
+    let status = poll(&mut child, deadline, "the crawl did not stop", |c| {
+        c.try_wait().unwrap()
+    });
     assert_eq!(status.code(), Some(130), "{status}");
 }

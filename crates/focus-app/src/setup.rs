@@ -281,7 +281,7 @@ pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
 
 /// The exit status of a crawl stopped at once by a second signal: 128 +
 /// SIGINT's number, as a shell reports a process Ctrl-C ended.
-pub(crate) const STOPPED_AT_ONCE: i32 = 130;
+const STOPPED_AT_ONCE: i32 = 130;
 
 /// The signals that ask a crawl to stop: Ctrl-C (SIGINT) and, on Unix,
 /// SIGTERM, which `kill`, `timeout` and service managers send. Listened
