@@ -151,7 +151,7 @@ async fn crawl_phase(
         truth: truth.cloned(),
         parents: None,
     };
-    Ok(run_with_bar(parts, cfg).await?)
+    run_with_bar(parts, cfg).await
 }
 
 /// Runs BINGO! as `plan` says: both phases, or the learning phase only
@@ -223,6 +223,15 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
         )
         .await?
     };
+
+    // A learning phase cut short by a stop gives no archetypes: the
+    // harvest would not start anyway, and --resume finishes learning first.
+    if crate::stop::stop_requested() {
+        return Err(AppError::Stopped(format!(
+            "asked for during the learning phase in {}; the harvesting phase was not started (resume with --resume)",
+            plan.crawl.out.join("learning").display()
+        )));
+    }
 
     // Archetypes, then (unless the user reviews them first) retraining.
     let learning_dir = plan.crawl.out.join("learning");

@@ -39,6 +39,7 @@ mod context_graph;
 mod progress;
 mod sample_pass;
 mod setup;
+mod stop;
 mod user_input;
 mod websim_text;
 
@@ -54,4 +55,5 @@ pub use context_graph::{run_context, ContextOutcome};
 pub use focus_eval::Summary;
 pub use progress::init_logging;
 pub use setup::{example_classifier, run, AppError};
+pub use stop::{request_stop, stop_requested};
 pub use websim_text::{websim_leaf_accuracy, websim_pages};

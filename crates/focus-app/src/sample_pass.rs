@@ -9,20 +9,23 @@ use focus_classify::{Classifier, Featurizer, Judgement};
 use focus_cli::CrawlPlan;
 use focus_core::{CanonicalUrl, Dispatch, Taxonomy};
 use focus_crawl::policy::BreadthFirst;
-use focus_crawl::{CrawlConfig, CrawlError, Parts};
+use focus_crawl::{CrawlConfig, Parts};
 use focus_eval::Summary;
 use focus_fetch::Fetcher;
 use focus_text::SparseVec;
 
 use crate::progress::Bar;
 use crate::setup::{crawl_config, AppError};
+use crate::stop::Running;
 
-/// Runs a crawl behind the terminal progress bar.
-pub(crate) async fn run_with_bar(parts: Parts, cfg: CrawlConfig) -> Result<Summary, CrawlError> {
+/// Runs a crawl behind the terminal progress bar, stopped by a stop
+/// request (`crate::stop`); none starts once a stop was asked for.
+pub(crate) async fn run_with_bar(parts: Parts, cfg: CrawlConfig) -> Result<Summary, AppError> {
+    let _running = Running::start(&cfg.stop, &cfg.out)?;
     let mut bar = Bar::new(cfg.max_pages);
     let summary = focus_crawl::run(parts, cfg, &mut bar).await;
     bar.finish();
-    summary
+    Ok(summary?)
 }
 
 /// A classifier that keeps every document it is shown and judges it as

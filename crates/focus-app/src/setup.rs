@@ -1,7 +1,6 @@
 //! From plan to crawl: source of topics and seeds, training, policy.
 
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use focus_classify::{Example, Featurizer, HierNb, HierNbConfig, Scoring};
@@ -26,6 +25,10 @@ pub enum AppError {
     /// A classifier could not be trained.
     #[error(transparent)]
     Classify(#[from] focus_classify::ClassifyError),
+    /// A stop was asked for (a signal, or [`crate::request_stop`]): what
+    /// was not done because of it.
+    #[error("stopped: {0}")]
+    Stopped(String),
 }
 
 /// Example pages per leaf sampled from the websim for training.
@@ -167,7 +170,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
     if let Some(served) = served {
         served.handle.shutdown().await;
     }
-    Ok(summary?)
+    summary
 }
 
 /// The good topics of a websim crawl: those named, or [`DEFAULT_GOOD`].
@@ -249,8 +252,8 @@ pub(crate) fn web_fetcher(plan: &CrawlPlan) -> Result<Fetcher, AppError> {
     Fetcher::new(cfg).map_err(|e| AppError::Input(e.to_string()))
 }
 
-/// The engine settings a plan asks for; Ctrl-C, or SIGTERM on Unix, stops
-/// the crawl cleanly between batches.
+/// The engine settings a plan asks for (a stop signal sets their `stop`
+/// flag while the crawl runs: `crate::stop`).
 pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
     let mut cfg = CrawlConfig::new(plan.out.clone());
     cfg.max_pages = plan.max_pages;
@@ -262,69 +265,7 @@ pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
     cfg.max_tries = plan.max_tries;
     cfg.seed = plan.seed;
     cfg.resume = plan.resume;
-    let stop = cfg.stop.clone();
-    tokio::spawn(async move {
-        let mut signals = StopSignals::new();
-        if let Some(signal) = signals.next().await {
-            tracing::warn!("{signal}: finishing the current batch, then writing outputs (resume with --resume); a second signal stops at once");
-            stop.store(true, Ordering::Relaxed);
-        }
-        if let Some(signal) = signals.next().await {
-            // What a kill costs: the store keeps every batch it committed
-            // and resume rewrites pages.jsonl from it (docs/crawl.md).
-            tracing::warn!("{signal} again: stopping now, without finishing the batch or writing outputs; the store keeps every batch it committed (resume with --resume)");
-            std::process::exit(STOPPED_AT_ONCE);
-        }
-    });
     cfg
-}
-
-/// The exit status of a crawl stopped at once by a second signal: 128 +
-/// SIGINT's number, as a shell reports a process Ctrl-C ended.
-const STOPPED_AT_ONCE: i32 = 130;
-
-/// The signals that ask a crawl to stop: Ctrl-C (SIGINT) and, on Unix,
-/// SIGTERM, which `kill`, `timeout` and service managers send. Listened
-/// for from the start, so a second signal arriving while the first is
-/// handled is not lost.
-struct StopSignals {
-    #[cfg(unix)]
-    unix: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
-}
-
-impl StopSignals {
-    fn new() -> Self {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let unix = signal(SignalKind::interrupt())
-                .and_then(|interrupt| Ok((interrupt, signal(SignalKind::terminate())?)))
-                .ok();
-            Self { unix }
-        }
-        #[cfg(not(unix))]
-        {
-            Self {}
-        }
-    }
-
-    /// The next signal's name; `None` if none can be listened for.
-    async fn next(&mut self) -> Option<&'static str> {
-        #[cfg(unix)]
-        {
-            if let Some((interrupt, terminate)) = &mut self.unix {
-                return tokio::select! {
-                    Some(()) = interrupt.recv() => Some("interrupted (Ctrl-C)"),
-                    Some(()) = terminate.recv() => Some("terminated (SIGTERM)"),
-                    else => None,
-                };
-            }
-        }
-        tokio::signal::ctrl_c()
-            .await
-            .ok()
-            .map(|()| "interrupted (Ctrl-C)")
-    }
 }
 
 /// What a crawl is given besides its policy: the fetcher, the crawler's

@@ -37,7 +37,23 @@ pub(crate) fn page_lines(path: &std::path::Path) -> Result<Vec<focus_core::PageL
         .collect()
 }
 
-/// Writes a report or figure, naming the file on failure.
+/// Refuses to write `path`, a result of crawls, once a stop was asked for
+/// (Ctrl-C, SIGTERM, [`focus_app::request_stop`]): the crawl running then
+/// ended early, and a result from it would pass a cut-short crawl for a
+/// finished one.
+pub(crate) fn unless_stopped(path: &std::path::Path) -> Result<(), AppError> {
+    if focus_app::stop_requested() {
+        return Err(AppError::Stopped(format!(
+            "{} not written: a stop was asked for, so a crawl it reports on may have been cut short",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes a report or figure, naming the file on failure; refuses after a
+/// stop ([`unless_stopped`]).
 pub(crate) fn write(path: &std::path::Path, body: &str) -> Result<(), AppError> {
+    unless_stopped(path)?;
     std::fs::write(path, body).map_err(|e| input(format!("{}: {e}", path.display())))
 }

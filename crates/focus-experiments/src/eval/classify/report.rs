@@ -9,6 +9,7 @@ use focus_eval::{reliability_plot, ReliabilityBin};
 use focus_websim::Corpus;
 
 use super::{evaluate, mean, Options, Report};
+use crate::write;
 
 fn opt(x: Option<f64>) -> String {
     x.map_or_else(|| "—".into(), |v| format!("{v:.3}"))
@@ -144,10 +145,6 @@ pub fn reliability_svg(r: &Report) -> String {
         ),
         &series,
     )
-}
-
-pub(super) fn write(path: &Path, text: &str) -> Result<(), AppError> {
-    std::fs::write(path, text).map_err(|e| AppError::Input(format!("{}: {e}", path.display())))
 }
 
 /// Loads the corpus in `corpus_dir`, evaluates every family on

@@ -8,8 +8,8 @@ use focus_app::AppError;
 use focus_text::SparseVec;
 use focus_websim::{Corpus, Site};
 
-use super::report::write;
 use super::{find_topics, leaf_labels, Featurised};
+use crate::write;
 
 /// One svmlight row: `label index:count ...` (1-based feature indices).
 fn svmlight_row(out: &mut String, label: i64, v: &SparseVec) {
