@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use focus_app::{request_stop, run, run_bingo, stop_requested, AppError};
-use focus_cli::{BingoArgs, CrawlPlan, TopicSource};
+use focus_cli::{BingoArgs, CrawlPlan};
 
 #[derive(Parser)]
 struct Cli {
@@ -50,6 +50,12 @@ fn a_stop_ends_the_running_crawl_cleanly_and_starts_no_other() {
     .args
     .plan()
     .unwrap();
+    // After the stop: a plain crawl of the same web into its own folder.
+    let later = dir.path().join("later");
+    let later_plan = CrawlPlan {
+        out: later.clone(),
+        ..plan.crawl.clone()
+    };
     // On a thread of its own: the test watches its output meanwhile.
     let bingo = std::thread::spawn(move || runtime().block_on(run_bingo(&plan)));
 
@@ -98,15 +104,7 @@ fn a_stop_ends_the_running_crawl_cleanly_and_starts_no_other() {
 
     // A later crawl of the same process refuses to start, before it makes
     // its output directory.
-    let later = dir.path().join("later");
-    let source = TopicSource::Websim {
-        good: vec![],
-        seeds: None,
-        pages: None,
-        dead_links: None,
-        page_faults: None,
-    };
-    match runtime().block_on(run(&CrawlPlan::new(source, later.clone()))) {
+    match runtime().block_on(run(&later_plan)) {
         Err(AppError::Stopped(why)) => assert!(why.contains("not started"), "{why}"),
         other => panic!(
             "expected a refusal, got {:?}",
