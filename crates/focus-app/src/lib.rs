@@ -22,7 +22,7 @@
 //! # #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let out = tempfile::tempdir()?;
-//! let source = TopicSource::Websim { good: vec![], seeds: None, pages: None, dead_links: None, page_faults: None };
+//! let source = TopicSource::websim(vec![]); // the default websim and topic
 //! let plan = CrawlPlan { max_pages: 30, ..CrawlPlan::new(source, out.path().join("crawl")) };
 //! let summary = run(&plan).await?;
 //! assert_eq!(summary.pages_fetched, 30);

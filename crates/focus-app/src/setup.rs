@@ -469,13 +469,7 @@ mod tests {
     #[test]
     fn politeness_flags_reach_the_fetcher() {
         use std::time::Duration;
-        let source = TopicSource::Websim {
-            good: Vec::new(),
-            seeds: None,
-            pages: None,
-            dead_links: None,
-            page_faults: None,
-        };
+        let source = TopicSource::websim(Vec::new());
         let base = CrawlPlan::new(source, "out".into());
         let plan = |interval: Option<Duration>, connections: Option<usize>| CrawlPlan {
             host_interval: interval,

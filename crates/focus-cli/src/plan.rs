@@ -52,6 +52,18 @@ pub enum TopicSource {
 }
 
 impl TopicSource {
+    /// The embedded default websim, its own seeds and no faults, with these
+    /// good topic paths (empty: the crawler's default topic).
+    pub fn websim(good: Vec<String>) -> Self {
+        TopicSource::Websim {
+            good,
+            seeds: None,
+            pages: None,
+            dead_links: None,
+            page_faults: None,
+        }
+    }
+
     /// The good topics as named (a websim's empty list: its default).
     pub fn good(&self) -> &[String] {
         match self {
@@ -344,16 +356,7 @@ mod tests {
     #[test]
     fn no_arguments_means_the_embedded_websim() {
         let p = plan(&[]).unwrap();
-        assert_eq!(
-            p.source,
-            TopicSource::Websim {
-                good: vec![],
-                seeds: None,
-                pages: None,
-                dead_links: None,
-                page_faults: None,
-            }
-        );
+        assert_eq!(p.source, TopicSource::websim(vec![]));
         assert_eq!(p.max_pages, 5000);
         assert_eq!(p.concurrency, 32);
         assert_eq!(p.distill_every, 1000);

@@ -91,7 +91,7 @@ pub async fn bergmark(cfg: &ReproConfig) -> Result<String, AppError> {
     let mut settings = vec![Setting {
         slug: "websim",
         title: format!("the websim (default web, seed {})", cfg.seed),
-        source: websim_source(),
+        source: TopicSource::websim(Vec::new()),
         site: Arc::new(Web::new(WebConfig::default(), cfg.seed).map_err(input)?),
     }];
     match &cfg.corpus {
@@ -142,16 +142,6 @@ pub async fn bergmark(cfg: &ReproConfig) -> Result<String, AppError> {
     md.push_str(CLAIMS);
     write(&cfg.out.join("bergmark.md"), &md)?;
     Ok(md)
-}
-
-fn websim_source() -> TopicSource {
-    TopicSource::Websim {
-        good: Vec::new(),
-        seeds: None,
-        pages: None,
-        dead_links: None,
-        page_faults: None,
-    }
 }
 
 /// The three variants' crawls on one web.

@@ -63,13 +63,7 @@ struct Trace {
 /// `cfg.out`. Returns the report.
 pub async fn diligenti(cfg: &ReproConfig) -> Result<String, AppError> {
     std::fs::create_dir_all(&cfg.out).map_err(input)?;
-    let websim = |good: &str| TopicSource::Websim {
-        good: vec![good.to_owned()],
-        seeds: None,
-        pages: None,
-        dead_links: None,
-        page_faults: None,
-    };
+    let websim = |good: &str| TopicSource::websim(vec![good.to_owned()]);
     let mut cases = vec![
         Case {
             slug: "websim-papers".into(),

@@ -353,13 +353,7 @@ impl World {
                     &file,
                     &bookmarks_html(&[(i.topic, i.training), (OTHERS, i.others)]),
                 )?;
-                let source = TopicSource::Websim {
-                    good,
-                    seeds: None,
-                    pages: None,
-                    dead_links: None,
-                    page_faults: None,
-                };
+                let source = TopicSource::websim(good);
                 let mut plan = BingoPlan::new(
                     CrawlPlan {
                         connect_to: vec![server.connect_to()],
