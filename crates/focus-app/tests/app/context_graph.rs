@@ -9,14 +9,12 @@
 //! on-topic, rebuilds of the graphs from the targets found — and a web
 //! without a backlink service (`--examples` with a file of links).
 
-mod common;
-
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::lines;
+use crate::common::lines;
 
 use clap::Parser;
 use focus_app::run_context;

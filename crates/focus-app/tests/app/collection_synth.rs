@@ -6,13 +6,11 @@
 //! file of seed URLs and a pre-crawl idf pass work; a resumed crawl goes on
 //! from its pages.
 
-mod common;
-
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use common::lines;
+use crate::common::lines;
 
 use focus_app::run_collections;
 use focus_cli::{CollectionArgs, CollectionPlan};

@@ -18,8 +18,6 @@
 //! Skipped (with `skipped: nginx not installed`) when nginx is missing,
 //! unless `FOCUS_REQUIRE_NGINX` is set, as `.ci/run` does.
 
-mod nginx;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -30,9 +28,9 @@ use focus_core::StopReason;
 use focus_fetch::FetchConfig;
 use serde_json::Value;
 
-use nginx::http::request;
-use nginx::server::{nginx_binary, Hit, Nginx};
-use nginx::site::{
+use crate::nginx::http::request;
+use crate::nginx::server::{nginx_binary, Hit, Nginx};
+use crate::nginx::site::{
     write_inputs, write_site, Site, BEHIND, BIG, BIG_BYTES, BROKEN, CYCLING, GOOD, LOOP_A, LOOP_B,
     MOVED, OTHER, PRIVATE, SLOW, TARGET, ZIPPED,
 };

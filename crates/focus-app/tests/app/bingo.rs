@@ -3,12 +3,10 @@
 //! archetypes, retraining, the harvesting phase, the local search index and
 //! its clusters; the review step; and a bookmarks file on a user's web.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::lines;
+use crate::common::lines;
 
 use clap::Parser;
 use focus_app::{run_bingo, search_crawl};

@@ -1,4 +1,4 @@
-//! Helpers of the nginx integration test (`tests/nginx_site.rs`): the
+//! Helpers of the nginx integration test (`nginx_site.rs`): the
 //! generated web ([`site`]), the nginx process and its access log
 //! ([`server`]), and a raw HTTP client for checking nginx alone ([`http`]).
 

@@ -10,12 +10,10 @@
 //! user's would (an example folder, a seed file, `--connect-to`); ground
 //! truth is read here only to judge it.
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use common::lines;
+use crate::common::lines;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -229,7 +227,12 @@ async fn broken_pages_cost_their_own_retries_and_never_their_host() {
     let lines_of =
         |dir: &Path| std::fs::read_to_string(dir.join("crawl/pages.jsonl")).unwrap_or_default();
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "fault_isolation::crash_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, &killed)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
