@@ -5,16 +5,10 @@
 //! (`../shared/corpora/wikispeedia`, or env `FOCUS_WIKISPEEDIA`) is absent:
 //! it is not part of this repository.
 
-use std::path::PathBuf;
-
 use focus_experiments::eval::classify::{evaluate, Family, Options};
 use focus_websim::Corpus;
 
-fn corpus_dir() -> Option<PathBuf> {
-    Corpus::beside_checkout(env!("CARGO_MANIFEST_DIR"), "wikispeedia")
-        .map_err(|why| eprintln!("skipped: {why}"))
-        .ok()
-}
+use crate::common::corpus_dir;
 
 #[test]
 fn naive_bayes_on_wikispeedia_is_sane() {

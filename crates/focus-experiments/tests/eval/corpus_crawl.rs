@@ -6,7 +6,7 @@
 //! repository; set `FOCUS_WIKISPEEDIA` to use another copy).
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use focus_app::run;
 use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSource};
@@ -16,11 +16,7 @@ use focus_experiments::eval::crawls::{
 use focus_experiments::eval::split::Split;
 use focus_websim::{Corpus, Site};
 
-fn corpus_dir() -> Option<PathBuf> {
-    Corpus::beside_checkout(env!("CARGO_MANIFEST_DIR"), "wikispeedia")
-        .map_err(|why| eprintln!("skipped: {why}"))
-        .ok()
-}
+use crate::common::corpus_dir;
 
 fn plan(corpus: &Path, out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     let source = TopicSource::Corpus {
