@@ -202,7 +202,8 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
         .chain(start.seeds.iter().cloned())
         .collect();
     let domains: Vec<CanonicalUrl> = domains.into_iter().collect();
-    let learning_done = plan.crawl.out.join("learning").join("summary.json");
+    let learning_dir = plan.crawl.out.join("learning");
+    let learning_done = learning_dir.join("summary.json");
     let resuming_review = plan.crawl.resume && plan.review && learning_done.is_file();
     let learning = if resuming_review {
         read_summary(&learning_done)?
@@ -229,12 +230,11 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
     if crate::stop::stop_requested() {
         return Err(AppError::Stopped(format!(
             "asked for during the learning phase in {}; the harvesting phase was not started (resume with --resume)",
-            plan.crawl.out.join("learning").display()
+            learning_dir.display()
         )));
     }
 
     // Archetypes, then (unless the user reviews them first) retraining.
-    let learning_dir = plan.crawl.out.join("learning");
     let review_file = plan.crawl.out.join("archetypes.tsv");
     // The learning crawl's kept text: the candidates' and then the
     // admitted archetypes' documents (read once).

@@ -51,13 +51,11 @@ async fn dead_links_are_counted_and_learnt_from() {
         async move { (run(&p).await.unwrap(), out) }
     };
     let errors = |out: &Path, label: &str| -> Vec<bool> {
-        std::fs::read_to_string(out.join("pages.jsonl"))
-            .unwrap()
-            .lines()
+        lines(out)
+            .iter()
             .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                v["error"]
-                    .as_str()
+                l.error
+                    .as_deref()
                     .is_some_and(|e| e != "robots_disallowed" && (label.is_empty() || e == label))
             })
             .collect()

@@ -20,17 +20,9 @@ pub(crate) fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     }
 }
 
+/// The URLs of the crawl's `pages.jsonl`, in order.
 fn urls(out: &Path) -> Vec<String> {
-    std::fs::read_to_string(out.join("pages.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["url"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect()
+    lines(out).into_iter().map(|l| l.url).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,7 +21,8 @@ pub(super) fn scores_file(split_work: &Path) -> PathBuf {
     split_work.join("scores.jsonl")
 }
 
-/// Saves `scores` to `path`, one JSON object per line. Refuses after a stop ([`crate::unless_stopped`]).
+/// Saves `scores` to `path`, one JSON object per line; refuses after a
+/// stop ([`crate::unless_stopped`]).
 pub(super) fn save(path: &Path, scores: &[Scored]) -> Result<(), AppError> {
     crate::unless_stopped(path)?;
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(input)?);
