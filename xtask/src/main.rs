@@ -155,15 +155,25 @@ fn repro(args: &[String]) -> Result<()> {
 
 /// `cargo xtask eval wikispeedia|corpus [flags]`: the real-corpus
 /// evaluation in a release build of `focus-repro`, which writes
-/// `docs/results/` (or `--out`).
+/// `docs/results/` (or `--out`). `cargo xtask eval --help` is focus-repro's
+/// help, as for `repro`.
 fn eval(args: &[String]) -> Result<()> {
     let root = project_root();
-    match args.first().map(String::as_str) {
-        Some("wikispeedia" | "corpus") => {}
-        _ => bail!("usage: cargo xtask eval wikispeedia|corpus [flags]\n\n{USAGE}"),
+    if !eval_args_are_runnable(args) {
+        bail!("usage: cargo xtask eval wikispeedia|corpus [flags]\n\n{USAGE}");
     }
     let cargo = focus_repro_command(args, "target/eval");
     run_cargo(&root, &cargo)
+}
+
+/// Whether `eval`'s arguments name a real-corpus evaluation or ask
+/// focus-repro for its help; anything else (a paper's name, nothing) is a
+/// usage error here, not a websim reproduction under the wrong task.
+fn eval_args_are_runnable(args: &[String]) -> bool {
+    matches!(
+        args.first().map(String::as_str),
+        Some("wikispeedia" | "corpus" | "-h" | "--help")
+    )
 }
 
 /// `cargo run` of `focus-repro` with the user's flags, writing to
@@ -250,7 +260,7 @@ fn project_root() -> std::path::PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{asks_for_help, focus_repro_command};
+    use super::{asks_for_help, eval_args_are_runnable, focus_repro_command};
 
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| (*s).to_owned()).collect()
@@ -277,6 +287,21 @@ mod tests {
             &["tidy"],
         ] {
             assert!(!asks_for_help(&args(a)), "{a:?}");
+        }
+    }
+
+    #[test]
+    fn eval_runs_a_corpus_or_forwards_help_and_refuses_the_rest() {
+        for a in [
+            &["wikispeedia"][..],
+            &["corpus", "--corpus", "x"],
+            &["--help"],
+            &["-h"],
+        ] {
+            assert!(eval_args_are_runnable(&args(a)), "{a:?}");
+        }
+        for a in [&[][..], &["bingo"], &["--pages", "10"]] {
+            assert!(!eval_args_are_runnable(&args(a)), "{a:?}");
         }
     }
 
