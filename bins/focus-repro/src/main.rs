@@ -124,12 +124,7 @@ struct Cli {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    focus_app::init_logging("warn");
     let cli = Cli::parse();
     let eval_flags = !cli.splits.is_empty() || !cli.categories.is_empty();
     if eval_flags && !cli.paper.is_eval() {

@@ -90,14 +90,17 @@ impl Periodic {
 }
 
 /// Logs to stderr at `RUST_LOG`'s level, or `default` (`info`, `warn`)
-/// when it is unset: what every crawler binary does first.
+/// when it is unset: what every crawler binary does first. Colours only
+/// on a terminal: a log written to a file or a pipe is plain text.
 pub fn init_logging(default: &str) {
+    use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| default.into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
 }
 
