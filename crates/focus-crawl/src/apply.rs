@@ -153,6 +153,16 @@ pub(crate) fn apply(
         // Kept so a resumed crawl lets this host cool as the original did.
         st.store.put_meta(&host_ready_key(&c.host), &ready_at)?;
     }
+    tracing::trace!(
+        target: crate::PRIORITY_TRACE,
+        url = %c.url,
+        priority = c.priority,
+        numtries = c.numtries,
+        depth = c.depth,
+        relevance = j.record.relevance,
+        seq = st.tally.fetched,
+        "fetched"
+    );
     // The features of the link this URL was queued by: the link model's
     // training example (read before the store forgets the queued URL).
     let link_features = if rules.policy.uses_link_model() {
@@ -254,6 +264,16 @@ pub(crate) fn apply(
                     ..Candidate::new(url.clone(), c.depth + 1, Some(c.id), p)
                 };
                 let pushed = st.frontier.push(cand.clone());
+                tracing::trace!(
+                    target: crate::PRIORITY_TRACE,
+                    url = %url,
+                    from = %c.url,
+                    from_relevance = judgement.relevance,
+                    offered = p,
+                    outcome = ?pushed,
+                    priority = ?st.frontier.priority_of(cand.id),
+                    "link offered"
+                );
                 gave += usize::from(matches!(pushed, PushResult::Queued | PushResult::Raised));
                 match pushed {
                     PushResult::Queued => {
@@ -403,7 +423,17 @@ fn ascend(
         ..Candidate::new(root, c.depth + 1, Some(c.id), priority)
     };
     let features = apprentice::ascent_features();
-    match st.frontier.push(cand.clone()) {
+    let pushed = st.frontier.push(cand.clone());
+    tracing::trace!(
+        target: crate::PRIORITY_TRACE,
+        url = %cand.url,
+        from = %c.url,
+        offered = priority,
+        outcome = ?pushed,
+        priority = ?st.frontier.priority_of(cand.id),
+        "root ascent"
+    );
+    match pushed {
         PushResult::Queued => new.push(queued(&cand, &st.frontier, &features)),
         PushResult::Raised => {
             // Whatever anchors the store keeps for it stay.

@@ -12,6 +12,14 @@
 //! page is public ([`reading::read_page`]), for programs that must read
 //! pages exactly as the crawl does.
 //!
+//! Why a URL was fetched when it was is traced at `trace` level under the
+//! target [`PRIORITY_TRACE`] (`RUST_LOG=focus_crawl::priority=trace`): each
+//! link offered to the frontier (from which page, at which priority, and
+//! whether it queued, raised or left the URL), each re-score (its cause,
+//! the priority before and after), each hub citation's raise, each
+//! root ascent, and each fetch with the priority it was popped at. Off, the
+//! events cost a level check.
+//!
 //! This crate must not depend on `focus-websim` (ground truth reaches it
 //! only as an evaluation callback, [`Truth`]) and holds no command-line
 //! parsing (that is `focus-cli`) and no terminal UI (an [`Observer`]).
@@ -73,6 +81,10 @@
 //! ```
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+/// The `tracing` target of the events that follow each URL's priority
+/// (see the crate's docs).
+pub const PRIORITY_TRACE: &str = "focus_crawl::priority";
 
 mod apply;
 pub mod apprentice;

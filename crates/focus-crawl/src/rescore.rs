@@ -109,7 +109,13 @@ pub(crate) fn rescore_frontier(st: &mut CrawlState) -> Result<(), CrawlError> {
             continue;
         };
         moved += usize::from(rescore_link(
-            frontier, store, tally, &r.rule, site, &url, q,
+            frontier,
+            store,
+            tally,
+            (&r.rule, Cause::LinkModel),
+            site,
+            &url,
+            q,
         )?);
     }
     tally.siblings.retain(|page| sites.contains_key(&page));
@@ -177,7 +183,15 @@ pub(crate) fn raise_hub_citations(
             }
             _ => rule.page,
         };
+        let before = st.frontier.priority_of(*id);
         if st.frontier.raise(*id, p) {
+            tracing::trace!(
+                target: crate::PRIORITY_TRACE,
+                url = %q.url,
+                before,
+                priority = p,
+                "hub citation"
+            );
             q.priority = p;
             st.store.update_queued(&q)?;
             raised += 1;
@@ -210,7 +224,7 @@ pub(crate) fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), C
             &mut st.frontier,
             &st.store,
             &st.tally,
-            &r.rule,
+            (&r.rule, Cause::Children),
             site,
             &url,
             q,
@@ -225,19 +239,42 @@ pub(crate) fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), C
 /// Gives queued link `q` (to `url`, from a page on `site` with rule
 /// `rule`) the priority of now, in the frontier and in the store; whether
 /// it moved.
+/// Why a queued link is re-scored (for [`crate::PRIORITY_TRACE`]).
+#[derive(Debug, Clone, Copy)]
+enum Cause {
+    /// Its page's fetched children.
+    Children,
+    /// A sweep of the frontier after the link model learnt more.
+    LinkModel,
+}
+
+/// Re-scores queued link `q` with `rule` (its page's evidence now, and why
+/// it is re-scored), in the frontier and in the store; whether it moved.
 fn rescore_link(
     frontier: &mut Frontier,
     store: &Store,
     tally: &Tally,
-    rule: &LinkPriority,
+    (rule, cause): (&LinkPriority, Cause),
     site: &DomainKey,
     url: &CanonicalUrl,
     mut q: QueuedUrl,
 ) -> Result<bool, CrawlError> {
     let p = link_priority(tally, rule, site, url, &stored_features(&q));
+    let before = tracing::enabled!(target: crate::PRIORITY_TRACE, tracing::Level::TRACE)
+        .then(|| frontier.priority_of(PageId(q.id)))
+        .flatten();
     if !frontier.set_priority(PageId(q.id), p) {
         return Ok(false);
     }
+    tracing::trace!(
+        target: crate::PRIORITY_TRACE,
+        url = %url,
+        ?cause,
+        evidence = rule.page,
+        before,
+        priority = p,
+        "re-scored"
+    );
     q.priority = p;
     store.update_queued(&q)?;
     Ok(true)
