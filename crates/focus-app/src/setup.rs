@@ -372,6 +372,16 @@ impl Served {
                     .map_err(|e| AppError::Input(e.to_string()))?;
             }
             let examples = sampled_examples(site.as_ref(), &taxonomy, featurizer, canon);
+            if examples.is_empty() {
+                return Err(AppError::Input(format!(
+                    "no training page could be sampled from the served web ({} pages on {} hosts): \
+                     a websim this small has about one page per host, too few to sample \
+                     examples from; use a bigger --websim-pages (the default web has {})",
+                    site.page_count(),
+                    site.host_count(),
+                    WebConfig::default().pages
+                )));
+            }
             (taxonomy, examples)
         };
         let seeds = self.seeds(&site_good, seeds, canon)?;

@@ -395,3 +395,27 @@ async fn without_a_foothold_the_crawl_fetches_one_url_at_a_time_until_it_finds_o
         .unwrap();
     assert_eq!(on_topic.searched_one_at_a_time, 0, "seeds on the topic");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websim_too_small_to_train_on_says_so_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = TopicSource::Websim {
+        good: vec![],
+        seeds: None,
+        pages: Some(2_000),
+        dead_links: None,
+        page_faults: None,
+    };
+    let plan = CrawlPlan {
+        max_pages: 5,
+        ..CrawlPlan::new(source, dir.path().to_path_buf())
+    };
+    let Err(e) = run(&plan).await else {
+        panic!("a 2,000-page websim has no training page to sample");
+    };
+    let message = e.to_string();
+    assert!(
+        message.contains("pages on") && message.contains("--websim-pages"),
+        "{message}"
+    );
+}
