@@ -138,6 +138,16 @@ pub struct TopicRelevance {
     pub brier: Option<f64>,
     /// Share of pages with R < 0.01 or R > 0.99 (how extreme R is).
     pub extreme: f64,
+    /// Held-out pages outside the topic.
+    pub off_topic: usize,
+    /// Of them, pages that link to a page of the topic (the corpus's own
+    /// links, to any page of it, held out or not).
+    pub neighbours: usize,
+    /// Among the held-out pages outside the topic, ROC AUC of R for
+    /// linking to a page of it (`None` if undefined): where no relevant
+    /// page is in sight, a crawl follows the off-topic pages R rates
+    /// highest, and this is how well R picks the ones that lead on.
+    pub neighbour_auc: Option<f64>,
 }
 
 /// One family's results.
@@ -161,6 +171,11 @@ impl FamilyReport {
     /// Mean AUC over the topics where it is defined.
     pub fn mean_auc(&self) -> Option<f64> {
         mean(self.relevance.iter().filter_map(|r| r.auc))
+    }
+
+    /// Mean neighbour AUC over the topics where it is defined.
+    pub fn mean_neighbour_auc(&self) -> Option<f64> {
+        mean(self.relevance.iter().filter_map(|r| r.neighbour_auc))
     }
 
     /// Mean Brier score over the topics.
@@ -215,6 +230,14 @@ pub struct Featurised {
     pub split: Split,
     /// Seconds spent.
     pub secs: f64,
+}
+
+/// Whether page `pid` links to a page at or under `topic`.
+fn links_into(corpus: &Corpus, pid: u32, topic: TopicId) -> bool {
+    corpus
+        .out_links(pid)
+        .iter()
+        .any(|&q| corpus.is_under(q, topic))
 }
 
 /// Featurises every page of `corpus` exactly as the crawler does, in
@@ -343,12 +366,22 @@ pub fn evaluate_featurised(
                 .map(|&pid| corpus.is_under(pid, good))
                 .collect();
             let extreme = r.iter().filter(|&&x| !(0.01..=0.99).contains(&x)).count();
+            let (off_r, leads): (Vec<f64>, Vec<bool>) = heldout
+                .iter()
+                .zip(&r)
+                .zip(&y)
+                .filter(|(_, &relevant)| !relevant)
+                .map(|((&pid, &rel), _)| (rel, links_into(corpus, pid, good)))
+                .unzip();
             relevance.push(TopicRelevance {
                 topic: path.clone(),
                 positives: y.iter().filter(|&&b| b).count(),
                 auc: roc_auc(&r, &y),
                 brier: brier(&r, &y),
                 extreme: extreme as f64 / r.len().max(1) as f64,
+                off_topic: off_r.len(),
+                neighbours: leads.iter().filter(|&&b| b).count(),
+                neighbour_auc: roc_auc(&off_r, &leads),
             });
             pooled_r.extend(r);
             pooled_y.extend(y);

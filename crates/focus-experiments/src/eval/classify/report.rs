@@ -66,15 +66,12 @@ pub fn markdown(r: &Report) -> String {
          against the truth of the held-out pages (label at or under the topic): \
          ROC AUC / Brier score; \"extreme\" is the share of pages with R < 0.01 or R > 0.99.\n\n",
     );
-    s.push_str("| good topic | relevant pages |");
-    for f in &r.families {
-        let _ = write!(s, " {} AUC / Brier / extreme |", f.family.short());
-    }
-    s.push_str("\n|---|---|");
-    for _ in &r.families {
-        s.push_str("---|");
-    }
-    s.push('\n');
+    family_columns(
+        &mut s,
+        r,
+        &["good topic", "relevant pages"],
+        " AUC / Brier / extreme",
+    );
     let topics = r.families[0].relevance.len();
     for i in 0..topics {
         let t = &r.families[0].relevance[i];
@@ -97,18 +94,12 @@ pub fn markdown(r: &Report) -> String {
         );
     }
     s.push('\n');
+    neighbour_table(&mut s, r);
     s.push_str(
         "\nReliability of R pooled over the good topics (10 equal-width bins: \
-         mean R / observed fraction relevant / pages):\n\n| bin |",
+         mean R / observed fraction relevant / pages):\n\n",
     );
-    for f in &r.families {
-        let _ = write!(s, " {} |", f.family.short());
-    }
-    s.push_str("\n|---|");
-    for _ in &r.families {
-        s.push_str("---|");
-    }
-    s.push('\n');
+    family_columns(&mut s, r, &["bin"], "");
     for b in 0..r.families[0].reliability.len() {
         let bin = &r.families[0].reliability[b];
         let close = if bin.hi >= 1.0 { ']' } else { ')' };
@@ -151,6 +142,59 @@ pub fn reliability_svg(r: &Report) -> String {
 /// `categories` as good topics (none: the corpus's default evaluation
 /// categories, [`crate::eval::crawls::default_categories`]) with the split
 /// of `seed`, writes
+/// A table's header: the `leading` columns, then one per family (its
+/// short name and `suffix`), and the separator row.
+fn family_columns(s: &mut String, r: &Report, leading: &[&str], suffix: &str) {
+    s.push('|');
+    for c in leading {
+        let _ = write!(s, " {c} |");
+    }
+    for f in &r.families {
+        let _ = write!(s, " {}{suffix} |", f.family.short());
+    }
+    s.push_str("\n|");
+    for _ in 0..leading.len() + r.families.len() {
+        s.push_str("---|");
+    }
+    s.push('\n');
+}
+
+/// The neighbour AUCs: how well each family's R ranks, among the
+/// held-out pages outside a topic, those that link to it above the rest.
+fn neighbour_table(s: &mut String, r: &Report) {
+    s.push_str(
+        "\nWhere no page of the good topic is in sight, a crawl follows the off-topic \
+         pages R rates highest, so R must also rank, among pages outside the topic, those \
+         that link to it above those that do not (a crawl's late pages are mostly such \
+         choices). Among the held-out pages outside each topic, ROC AUC of R for linking \
+         to a page of the topic (the corpus's own links):\n\n",
+    );
+    family_columns(
+        s,
+        r,
+        &["good topic", "off-topic pages linking to it / not"],
+        "",
+    );
+    for (i, t) in r.families[0].relevance.iter().enumerate() {
+        let _ = write!(
+            s,
+            "| {} | {} / {} |",
+            t.topic,
+            t.neighbours,
+            t.off_topic - t.neighbours
+        );
+        for f in &r.families {
+            let _ = write!(s, " {} |", opt(f.relevance[i].neighbour_auc));
+        }
+        s.push('\n');
+    }
+    s.push_str("| **mean** | |");
+    for f in &r.families {
+        let _ = write!(s, " **{}** |", opt(f.mean_neighbour_auc()));
+    }
+    s.push('\n');
+}
+
 /// `<corpus>-classify.md` and `<corpus>-reliability.svg` into `out_dir`
 /// and returns the markdown.
 pub fn run(
@@ -220,6 +264,9 @@ mod tests {
                     auc: Some(1.0),
                     brier: Some(0.0025),
                     extreme: 0.0,
+                    off_topic: 6,
+                    neighbours: 2,
+                    neighbour_auc: Some(0.75),
                 }],
                 reliability: bins,
             }],
@@ -230,6 +277,8 @@ mod tests {
         ));
         assert!(md.contains("| a | 1 | 1.000 / 0.003 / 0.00 |"));
         assert!(md.contains("| **mean** | | **1.000** / **0.003** / 0.00 |"));
+        assert!(md.contains("| a | 2 / 4 | 0.750 |"), "{md}");
+        assert!(md.contains("| **mean** | | **0.750** |"));
         assert!(md.contains("| [0.0, 0.1) | 0.050 / 0.000 / 1 |"));
         assert!(reliability_svg(&r).contains("<circle"));
     }
