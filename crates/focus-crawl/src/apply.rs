@@ -24,6 +24,7 @@ use crate::link_value::LinkKind;
 use crate::output::{PagesLog, TextLog};
 use crate::parts::Analysis;
 use crate::policy::{Expansion, PageVerdict, Policy};
+use crate::priority_trace::{self, Offer};
 use crate::rescore::{self, link_priority, rescore_children};
 use crate::robots_known;
 use crate::scorer::Scorer;
@@ -153,16 +154,7 @@ pub(crate) fn apply(
         // Kept so a resumed crawl lets this host cool as the original did.
         st.store.put_meta(&host_ready_key(&c.host), &ready_at)?;
     }
-    tracing::trace!(
-        target: crate::PRIORITY_TRACE,
-        url = %c.url,
-        priority = c.priority,
-        numtries = c.numtries,
-        depth = c.depth,
-        relevance = j.record.relevance,
-        seq = st.tally.fetched,
-        "fetched"
-    );
+    priority_trace::fetched(c, j.record.relevance, st.tally.fetched);
     // The features of the link this URL was queued by: the link model's
     // training example (read before the store forgets the queued URL).
     let link_features = if rules.policy.uses_link_model() {
@@ -264,16 +256,9 @@ pub(crate) fn apply(
                     ..Candidate::new(url.clone(), c.depth + 1, Some(c.id), p)
                 };
                 let pushed = st.frontier.push(cand.clone());
-                tracing::trace!(
-                    target: crate::PRIORITY_TRACE,
-                    url = %url,
-                    from = %c.url,
-                    from_relevance = judgement.relevance,
-                    offered = p,
-                    outcome = ?pushed,
-                    priority = ?st.frontier.priority_of(cand.id),
-                    "link offered"
-                );
+                let from_relevance = judgement.relevance;
+                let how = Offer::Link { from_relevance };
+                priority_trace::offered(&st.frontier, &cand, &c.url, how, pushed);
                 gave += usize::from(matches!(pushed, PushResult::Queued | PushResult::Raised));
                 match pushed {
                     PushResult::Queued => {
@@ -424,15 +409,7 @@ fn ascend(
     };
     let features = apprentice::ascent_features();
     let pushed = st.frontier.push(cand.clone());
-    tracing::trace!(
-        target: crate::PRIORITY_TRACE,
-        url = %cand.url,
-        from = %c.url,
-        offered = priority,
-        outcome = ?pushed,
-        priority = ?st.frontier.priority_of(cand.id),
-        "root ascent"
-    );
+    priority_trace::offered(&st.frontier, &cand, &c.url, Offer::RootAscent, pushed);
     match pushed {
         PushResult::Queued => new.push(queued(&cand, &st.frontier, &features)),
         PushResult::Raised => {

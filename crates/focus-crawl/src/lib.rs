@@ -108,6 +108,7 @@ pub mod parents;
 mod parts;
 mod pipeline;
 pub mod policy;
+mod priority_trace;
 pub mod reading;
 mod rescore;
 mod resume;

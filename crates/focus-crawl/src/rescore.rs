@@ -45,6 +45,7 @@ use crate::apprentice::PRIOR_PAGES;
 use crate::error::CrawlError;
 use crate::link_value::LinkKind;
 use crate::policy::LinkPriority;
+use crate::priority_trace::{self, Cause};
 use crate::siblings::Rescore;
 use crate::tally::Tally;
 
@@ -183,15 +184,9 @@ pub(crate) fn raise_hub_citations(
             }
             _ => rule.page,
         };
-        let before = st.frontier.priority_of(*id);
+        let before = priority_trace::before(&st.frontier, *id);
         if st.frontier.raise(*id, p) {
-            tracing::trace!(
-                target: crate::PRIORITY_TRACE,
-                url = %q.url,
-                before,
-                priority = p,
-                "hub citation"
-            );
+            priority_trace::hub_citation(&q.url, before, p);
             q.priority = p;
             st.store.update_queued(&q)?;
             raised += 1;
@@ -237,19 +232,8 @@ pub(crate) fn rescore_children(st: &mut CrawlState, r: &Rescore) -> Result<(), C
 }
 
 /// Gives queued link `q` (to `url`, from a page on `site` with rule
-/// `rule`) the priority of now, in the frontier and in the store; whether
-/// it moved.
-/// Why a queued link is re-scored (for [`crate::PRIORITY_TRACE`]).
-#[derive(Debug, Clone, Copy)]
-enum Cause {
-    /// Its page's fetched children.
-    Children,
-    /// A sweep of the frontier after the link model learnt more.
-    LinkModel,
-}
-
-/// Re-scores queued link `q` with `rule` (its page's evidence now, and why
-/// it is re-scored), in the frontier and in the store; whether it moved.
+/// `rule`, re-scored for `cause`) the priority of now, in the frontier and
+/// in the store; whether it moved.
 fn rescore_link(
     frontier: &mut Frontier,
     store: &Store,
@@ -260,21 +244,11 @@ fn rescore_link(
     mut q: QueuedUrl,
 ) -> Result<bool, CrawlError> {
     let p = link_priority(tally, rule, site, url, &stored_features(&q));
-    let before = tracing::enabled!(target: crate::PRIORITY_TRACE, tracing::Level::TRACE)
-        .then(|| frontier.priority_of(PageId(q.id)))
-        .flatten();
+    let before = priority_trace::before(frontier, PageId(q.id));
     if !frontier.set_priority(PageId(q.id), p) {
         return Ok(false);
     }
-    tracing::trace!(
-        target: crate::PRIORITY_TRACE,
-        url = %url,
-        ?cause,
-        evidence = rule.page,
-        before,
-        priority = p,
-        "re-scored"
-    );
+    priority_trace::rescored(url, cause, rule.page, before, p);
     q.priority = p;
     store.update_queued(&q)?;
     Ok(true)

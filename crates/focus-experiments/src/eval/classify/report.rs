@@ -138,10 +138,6 @@ pub fn reliability_svg(r: &Report) -> String {
     )
 }
 
-/// Loads the corpus in `corpus_dir`, evaluates every family on
-/// `categories` as good topics (none: the corpus's default evaluation
-/// categories, [`crate::eval::crawls::default_categories`]) with the split
-/// of `seed`, writes
 /// A table's header: the `leading` columns, then one per family (its
 /// short name and `suffix`), and the separator row.
 fn family_columns(s: &mut String, r: &Report, leading: &[&str], suffix: &str) {
@@ -195,6 +191,10 @@ fn neighbour_table(s: &mut String, r: &Report) {
     s.push('\n');
 }
 
+/// Loads the corpus in `corpus_dir`, evaluates every family on
+/// `categories` as good topics (none: the corpus's default evaluation
+/// categories, [`crate::eval::crawls::default_categories`]) with the split
+/// of `seed`, writes
 /// `<corpus>-classify.md` and `<corpus>-reliability.svg` into `out_dir`
 /// and returns the markdown.
 pub fn run(
