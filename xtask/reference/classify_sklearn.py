@@ -29,7 +29,12 @@ leaf label. Relevance (ROC AUC, Brier) for the good topics is scored over
 every held-out page, from (a) the flat MultinomialNB posterior summed over
 the topic's leaves (the analogue of the hierarchical NB's R) and (b) one
 binary LogisticRegression(C=1) per topic on sublinear TF-IDF, trained on all
-training pages with the topic's truth.
+training pages with the topic's truth, and (c) the same with balanced class
+weights, as the reference crawler (crawl_sklearn.py) trains its model. Where the export has
+`test_links.tsv`, the same scores' neighbour AUC follows: among the held-out
+pages outside each topic, how well the score ranks those that link to a
+page of the topic above those that do not (the table of the same name in
+docs/results/wikispeedia-classify.md).
 """
 import os
 import sys
@@ -121,19 +126,26 @@ def corpus(d: str) -> None:
     print("\nRelevance for each good topic over all held-out pages: ROC AUC / Brier\n")
     names = ["MultinomialNB Σ posterior (all columns)",
              "MultinomialNB Σ posterior (seen columns)",
-             "LogisticRegression (C=1, sublinear TF-IDF)"]
+             "LogisticRegression (C=1, sublinear TF-IDF)",
+             "LogisticRegression (C=1, sublinear TF-IDF, balanced)"]
     print("| good topic | relevant pages | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
     p_nb = nb.predict_proba(xte)
     p_nb_seen = nb_seen.predict_proba(xte[:, seen])
     sums = [[] for _ in names]
+    per_topic = []
     for j, cat in enumerate(cats):
         under = [i for i, c in enumerate(nb.classes_)
                  if leaves[int(c)] == cat or leaves[int(c)].startswith(cat + "/")]
         y = rel_te[:, j]
         lr = LogisticRegression(C=1.0, max_iter=1000).fit(xtr_w, rel_tr[:, j])
+        # Balanced class weights, as the reference crawler's own model
+        # (crawl_sklearn.py) is trained.
+        lr_bal = LogisticRegression(C=1.0, max_iter=1000, class_weight="balanced").fit(
+            xtr_w, rel_tr[:, j])
         scores = [p_nb[:, under].sum(axis=1), p_nb_seen[:, under].sum(axis=1),
-                  lr.predict_proba(xte_w)[:, 1]]
+                  lr.predict_proba(xte_w)[:, 1], lr_bal.predict_proba(xte_w)[:, 1]]
+        per_topic.append(scores)
         cells = []
         for k, r in enumerate(scores):
             r = np.clip(r, 0.0, 1.0)
@@ -144,6 +156,37 @@ def corpus(d: str) -> None:
     print("| **mean** | | " + " | ".join(
         f"**{np.mean([a for a, _ in s]):.3f}** / **{np.mean([b for _, b in s]):.3f}**"
         for s in sums) + " |")
+    if os.path.exists(f"{d}/test_links.tsv"):
+        neighbour_table(d, cats, rel_te, per_topic, names)
+
+
+def neighbour_table(d, cats, rel_te, per_topic, names):
+    """The neighbour AUC of wikispeedia-classify.md: among the held-out
+    pages outside each topic, how well each score ranks those that link to
+    a page of the topic (test_links.tsv) above those that do not."""
+    with open(f"{d}/test_links.tsv", encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    if rows[0] != cats:
+        sys.exit("test_links.tsv names other topics than test_labels.tsv: export again")
+    links = np.array([[c == "1" for c in r] for r in rows[1:]], dtype=bool)
+    print("\nAmong the held-out pages outside each topic, ROC AUC of the score "
+          "for linking to a page of the topic\n")
+    print("| good topic | off-topic pages linking to it / not | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    sums = [[] for _ in names]
+    for j, cat in enumerate(cats):
+        off = ~rel_te[:, j]
+        leads = links[off, j]
+        cells = []
+        for k, r in enumerate(per_topic[j]):
+            if leads.all() or not leads.any():
+                cells.append("—")
+                continue
+            auc = roc_auc_score(leads, np.clip(r[off], 0.0, 1.0))
+            sums[k].append(auc)
+            cells.append(f"{auc:.3f}")
+        print(f"| {cat} | {leads.sum()} / {(~leads).sum()} | " + " | ".join(cells) + " |")
+    print("| **mean** | | " + " | ".join(f"**{np.mean(s):.3f}**" for s in sums) + " |")
 
 
 def main(d: str) -> None:

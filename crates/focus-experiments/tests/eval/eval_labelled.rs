@@ -136,3 +136,62 @@ async fn the_evaluation_runs_on_a_labelled_multi_host_corpus_with_dead_links() {
         "no dead link was tried"
     );
 }
+
+/// The svmlight export for the scikit-learn reference carries the labels
+/// of the neighbour AUC: among the held-out pages outside each topic, its
+/// `test_links.tsv` marks exactly as many as linking to the topic as the
+/// evaluation's own neighbour count, so the reference's neighbour AUC
+/// (`xtask/reference/classify_sklearn.py`) ranks the same pages.
+#[test]
+fn the_reference_export_marks_the_neighbours_the_evaluation_counts() {
+    use focus_experiments::eval::classify::{
+        evaluate_featurised, export_svmlight, featurise, Family, Options,
+    };
+
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = labelled_web(&tmp.path().join("deadweb"));
+    let categories = default_categories(&corpus)[..2].to_vec();
+    let feats = featurise(&corpus, 1);
+    let export = tmp.path().join("export");
+    let (_, test_rows) = export_svmlight(&corpus, &feats, &categories, &export).unwrap();
+    let report = evaluate_featurised(
+        &corpus,
+        &feats,
+        &Options {
+            seed: 1,
+            families: vec![Family::Centroids],
+            categories: categories.clone(),
+        },
+    )
+    .unwrap();
+
+    let rows = |name: &str| -> Vec<Vec<String>> {
+        std::fs::read_to_string(export.join(name))
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').map(str::to_owned).collect())
+            .collect()
+    };
+    let links = rows("test_links.tsv");
+    let labels = rows("test_labels.tsv");
+    assert_eq!(links[0], categories, "the header names the good topics");
+    assert_eq!(links.len(), test_rows + 1, "one row per held-out page");
+    assert_eq!(labels.len(), links.len(), "aligned with test_labels.tsv");
+    for (j, topic) in report.families[0].relevance.iter().enumerate() {
+        let off_topic: Vec<&str> = labels[1..]
+            .iter()
+            .zip(&links[1..])
+            .filter(|(l, _)| l[j + 1] == "0")
+            .map(|(_, k)| k[j].as_str())
+            .collect();
+        let neighbours = off_topic.iter().filter(|&&k| k == "1").count();
+        assert_eq!(off_topic.len(), topic.off_topic, "{}", topic.topic);
+        assert_eq!(neighbours, topic.neighbours, "{}", topic.topic);
+        assert!(
+            neighbours > 0 && neighbours < off_topic.len(),
+            "{}: {neighbours} of {} off-topic pages link to it: the AUC is defined",
+            topic.topic,
+            off_topic.len()
+        );
+    }
+}

@@ -233,7 +233,7 @@ pub struct Featurised {
 }
 
 /// Whether page `pid` links to a page at or under `topic`.
-fn links_into(corpus: &Corpus, pid: u32, topic: TopicId) -> bool {
+pub(super) fn links_into(corpus: &Corpus, pid: u32, topic: TopicId) -> bool {
     corpus
         .out_links(pid)
         .iter()

@@ -8,7 +8,7 @@ use focus_app::AppError;
 use focus_text::SparseVec;
 use focus_websim::{Corpus, Site};
 
-use super::{find_topics, leaf_labels, Featurised};
+use super::{find_topics, leaf_labels, links_into, Featurised};
 use crate::write;
 
 /// One svmlight row: `label index:count ...` (1-based feature indices).
@@ -26,7 +26,10 @@ fn svmlight_row(out: &mut String, label: i64, v: &SparseVec) {
 /// `leaves.tsv`, −1 when it has none), and `train_labels.tsv` /
 /// `test_labels.tsv` aligned with them: all leaf label indices
 /// (comma-separated, possibly empty), then one 0/1 column per good topic of
-/// `categories` (label at or under it). Returns (train rows, test rows).
+/// `categories` (label at or under it); and `test_links.tsv`, aligned with
+/// `test.svm`: one 0/1 column per good topic, whether the page links to a
+/// page at or under it (the corpus's own links, as the neighbour AUC of
+/// [`super::evaluate`] reads them). Returns (train rows, test rows).
 pub fn export_svmlight(
     corpus: &Corpus,
     feats: &Featurised,
@@ -38,6 +41,7 @@ pub fn export_svmlight(
     let goods = find_topics(corpus, categories)?;
     let header = format!("leaf_labels\t{}\n", categories.join("\t"));
     let (mut train, mut test) = (String::new(), String::new());
+    let mut test_links = format!("{}\n", categories.join("\t"));
     let (mut train_l, mut test_l) = (header.clone(), header);
     let (mut n_train, mut n_test) = (0, 0);
     for pid in 0..corpus.page_count() {
@@ -70,6 +74,12 @@ pub fn export_svmlight(
         } else {
             svmlight_row(&mut test, label, v);
             test_l.push_str(&line);
+            let links: Vec<&str> = goods
+                .iter()
+                .map(|&g| if links_into(corpus, pid, g) { "1" } else { "0" })
+                .collect();
+            test_links.push_str(&links.join("\t"));
+            test_links.push('\n');
             n_test += 1;
         }
     }
@@ -78,6 +88,7 @@ pub fn export_svmlight(
     write(&dir.join("test.svm"), &test)?;
     write(&dir.join("train_labels.tsv"), &train_l)?;
     write(&dir.join("test_labels.tsv"), &test_l)?;
+    write(&dir.join("test_links.tsv"), &test_links)?;
     let mut lv = String::new();
     for (i, &l) in leaves.iter().enumerate() {
         let _ = writeln!(lv, "{i}\t{}", tax.path(l));
