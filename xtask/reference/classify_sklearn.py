@@ -30,11 +30,11 @@ every held-out page, from (a) the flat MultinomialNB posterior summed over
 the topic's leaves (the analogue of the hierarchical NB's R) and (b) one
 binary LogisticRegression(C=1) per topic on sublinear TF-IDF, trained on all
 training pages with the topic's truth, and (c) the same with balanced class
-weights, as the reference crawler (crawl_sklearn.py) trains its model. Where the export has
-`test_links.tsv`, the same scores' neighbour AUC follows: among the held-out
-pages outside each topic, how well the score ranks those that link to a
-page of the topic above those that do not (the table of the same name in
-docs/results/wikispeedia-classify.md).
+weights, as the reference crawler (crawl_sklearn.py) trains its model.
+Where the export has `test_links.tsv`, the same scores' neighbour AUC
+follows: among the held-out pages outside each topic, how well the score
+ranks those that link to a page of the topic above those that do not (the
+table of the same name in docs/results/wikispeedia-classify.md).
 """
 import os
 import sys
