@@ -16,7 +16,7 @@ use focus_app::AppError;
 use focus_websim::Corpus;
 
 use super::comparisons::{categories, find, held_at_every_budget, mean_recall_at};
-use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored};
+use super::crawls::{eval_command, run_all, Crawler, EvalConfig, Protocol, Scored, BUDGETS};
 use super::saved::{self, split_work};
 use super::splits::{paired_table, Sides};
 use crate::{input, write};
@@ -166,7 +166,58 @@ fn render(command: &str, pages: usize, runs: &[Compared], secs: u64) -> String {
             })
             .collect()
     });
+    by_category(&mut md, runs);
     md
+}
+
+/// Where the change moved: per category and protocol, this build's scored
+/// pages found minus the saved run's at each budget, summed over the
+/// splits. The paired test above can read "no difference" from gains on
+/// one category cancelling losses on another; this table names them.
+fn by_category(md: &mut String, runs: &[Compared]) {
+    let budgets = BUDGETS.map(|b| b.to_string()).join(" / ");
+    let splits = match runs.len() {
+        1 => "on the one split".to_owned(),
+        n => format!("summed over the {n} splits"),
+    };
+    let _ = writeln!(
+        md,
+        "\nBy category: this build's scored pages found minus the saved run's, {splits}, \
+         at {budgets} pages.\n\n\
+         | category | hub seeds | topic seeds |\n|---|---|---|"
+    );
+    let Some(first) = runs.first() else {
+        return;
+    };
+    for cat in categories(&first.now) {
+        let cell = |protocol: Protocol| {
+            BUDGETS
+                .iter()
+                .map(|&budget| {
+                    let mut sum = 0i64;
+                    for run in runs {
+                        let now = find(&run.now, cat, protocol, Crawler::Soft);
+                        let saved = find(&run.saved, cat, protocol, Crawler::Soft);
+                        if let (Some(now), Some(saved)) = (now, saved) {
+                            sum += now.found_at(budget) as i64 - saved.found_at(budget) as i64;
+                        }
+                    }
+                    if sum == 0 {
+                        "0".to_owned()
+                    } else {
+                        format!("{sum:+}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" / ")
+        };
+        let _ = writeln!(
+            md,
+            "| {cat} | {} | {} |",
+            cell(Protocol::Hub),
+            cell(Protocol::Topic)
+        );
+    }
 }
 
 #[cfg(test)]
@@ -247,6 +298,29 @@ mod tests {
     }
 
     #[test]
+    fn an_unchanged_build_reads_zero_on_every_category() {
+        let runs = [Compared {
+            seed: 1,
+            saved: run(60, 40, true),
+            now: run(60, 40, false),
+        }];
+        let md = render(
+            "focus-repro wikispeedia --splits 1 --against base",
+            1000,
+            &runs,
+            1,
+        );
+        assert!(
+            md.contains("minus the saved run's, on the one split, at"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| Music | 0 / 0 / 0 / 0 | 0 / 0 / 0 / 0 |"),
+            "{md}"
+        );
+    }
+
+    #[test]
     fn pairs_this_build_with_the_saved_soft_crawl_and_the_saved_reference() {
         let runs = [
             Compared {
@@ -283,6 +357,17 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| protocol | budget | pairs | this build more / same / fewer |"));
+        // By category, summed over the two splits: Birds +10 then 0, Music
+        // +12 then −10, at every budget (`Scored::first` finds them first).
+        assert!(md.contains("By category: this build's scored pages found minus the saved run's, summed over the 2 splits, at 100 / 250 / 500 / 1000 pages."), "{md}");
+        assert!(
+            md.contains("| Birds | +10 / +10 / +10 / +10 | +10 / +10 / +10 / +10 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| Music | +2 / +2 / +2 / +2 | +2 / +2 / +2 / +2 |"),
+            "{md}"
+        );
         assert!(md.contains(
             "- hub seeds: this build finds more scored pages than the saved run at no budget"
         ));
