@@ -28,6 +28,21 @@ struct Compared {
     now: Vec<Scored>,
 }
 
+impl Compared {
+    /// Scored pages found by `budget` on `category` under `protocol`: this
+    /// build's soft crawl and the saved one, when both crawled it.
+    fn found_at(
+        &self,
+        category: &str,
+        protocol: Protocol,
+        budget: usize,
+    ) -> Option<(usize, usize)> {
+        let now = find(&self.now, category, protocol, Crawler::Soft)?;
+        let saved = find(&self.saved, category, protocol, Crawler::Soft)?;
+        Some((now.found_at(budget), saved.found_at(budget)))
+    }
+}
+
 /// Runs the default soft crawl on every split in `seeds`, pairs it with
 /// the soft crawl saved under `saved_work` by an earlier `--splits` run,
 /// saves this run's scores (so it can be the next baseline) and writes
@@ -158,11 +173,9 @@ fn render(command: &str, pages: usize, runs: &[Compared], secs: u64) -> String {
     paired_table(&mut md, intro, &sides, |protocol, budget| {
         runs.iter()
             .flat_map(|run| {
-                categories(&run.now).into_iter().filter_map(move |cat| {
-                    let now = find(&run.now, cat, protocol, Crawler::Soft)?;
-                    let saved = find(&run.saved, cat, protocol, Crawler::Soft)?;
-                    Some((now.found_at(budget), saved.found_at(budget)))
-                })
+                categories(&run.now)
+                    .into_iter()
+                    .filter_map(move |cat| run.found_at(cat, protocol, budget))
             })
             .collect()
     });
@@ -194,14 +207,11 @@ fn by_category(md: &mut String, runs: &[Compared]) {
             BUDGETS
                 .iter()
                 .map(|&budget| {
-                    let mut sum = 0i64;
-                    for run in runs {
-                        let now = find(&run.now, cat, protocol, Crawler::Soft);
-                        let saved = find(&run.saved, cat, protocol, Crawler::Soft);
-                        if let (Some(now), Some(saved)) = (now, saved) {
-                            sum += now.found_at(budget) as i64 - saved.found_at(budget) as i64;
-                        }
-                    }
+                    let sum: i64 = runs
+                        .iter()
+                        .filter_map(|run| run.found_at(cat, protocol, budget))
+                        .map(|(now, saved)| now as i64 - saved as i64)
+                        .sum();
                     if sum == 0 {
                         "0".to_owned()
                     } else {
