@@ -22,8 +22,12 @@ use focus_core::PageLine;
 use crate::{run_cargo, watch};
 
 /// The configurations compared: a name and `focus-soft`'s flags.
-const CONFIGS: [(&str, &[&str]); 4] = [
+const CONFIGS: [(&str, &[&str]); 5] = [
     ("default", &[]),
+    (
+        "link model, no centroid floor (`--child-priority apprentice`)",
+        &["--child-priority", "apprentice"],
+    ),
     (
         "tempered relevance, no link model (`--child-priority learnt`)",
         &["--child-priority", "learnt"],

@@ -150,6 +150,7 @@ async fn crawl_phase(
         seeds: phase.seeds,
         truth: truth.cloned(),
         parents: None,
+        similarity: None,
     };
     run_with_bar(parts, cfg).await
 }

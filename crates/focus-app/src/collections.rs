@@ -200,6 +200,7 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
         seeds,
         truth,
         parents: None,
+        similarity: None,
     };
     let summary = run_with_bar(parts, cfg).await?;
 

@@ -431,6 +431,7 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
             truth: web.truth.clone(),
             parents: (plan.backlink_requests > 0)
                 .then(|| ParentExpansion::new(source.clone(), plan.backlink_requests)),
+            similarity: None,
         };
         let summary = run_with_bar(parts, cfg.clone()).await?;
         let done = summary.pages_fetched;

@@ -99,6 +99,7 @@ pub(crate) async fn breadth_first_sample(
         seeds: pass.seeds.to_vec(),
         truth: None,
         parents: None,
+        similarity: None,
     };
     tracing::info!("{dir}: a breadth-first crawl of {pages} pages");
     run_with_bar(parts, cfg).await?;

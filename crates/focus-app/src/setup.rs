@@ -3,7 +3,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use focus_classify::{Example, Featurizer, HierNb, HierNbConfig, Scoring};
+use focus_classify::{
+    CentroidConfig, Centroids, Classifier, Example, Featurizer, HierNb, HierNbConfig, Scoring,
+};
 use focus_cli::{CrawlPlan, TopicSource};
 use focus_core::{CanonicalUrl, Canonicalizer, Relevance, Taxonomy, TopicId};
 use focus_crawl::{CrawlConfig, Parts, Truth};
@@ -120,6 +122,34 @@ fn train_classifier(
     Ok(classifier)
 }
 
+/// The similarity judge of the default soft rule's centroid floor
+/// (`focus_crawl::policy::SoftFocus::with_centroid_floor`): Bergmark's TF-IDF
+/// centroids with the paper's settings, trained on the same examples as the
+/// classifier, a page's relevance being its best cosine with a centroid at
+/// or under a good topic. `None`, with a warning, when no topic has the
+/// examples a centroid needs: the crawl then runs without the floor.
+fn similarity_judge(taxonomy: &Taxonomy, examples: &[Example]) -> Option<Arc<dyn Classifier>> {
+    let mut centroids = match Centroids::train(examples, CentroidConfig::default()) {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!("no centroid floor under the soft rule: {e}");
+            return None;
+        }
+    };
+    let good: Vec<TopicId> = taxonomy
+        .good_topics()
+        .into_iter()
+        .flat_map(|g| std::iter::once(g).chain(taxonomy.descendants(g)))
+        .collect();
+    centroids.set_good(&good);
+    tracing::info!(
+        "centroid floor: {} centroids, {} dictionary terms",
+        centroids.topics().len(),
+        centroids.dictionary().len()
+    );
+    Some(Arc::new(centroids))
+}
+
 /// Runs the crawl a plan describes (its strategy names the crawler) and
 /// returns its summary.
 pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
@@ -154,6 +184,10 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         (None, _) => return Err(AppError::Input("no web to crawl".into())),
     };
     let classifier = train_classifier(&taxonomy, &examples, plan.strategy.relevance)?;
+    let similarity = policy
+        .uses_similarity()
+        .then(|| similarity_judge(&taxonomy, &examples))
+        .flatten();
 
     let cfg = crawl_config(plan);
     let parts = Parts {
@@ -165,6 +199,7 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         seeds,
         truth,
         parents: None,
+        similarity,
     };
     let summary = crate::sample_pass::run_with_bar(parts, cfg).await;
     if let Some(served) = served {

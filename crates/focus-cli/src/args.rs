@@ -90,7 +90,10 @@ pub struct CrawlArgs {
     #[arg(long, value_enum, value_name = "ORDER")]
     pub order: Option<OrderArg>,
 
-    /// Soft focus's priority for a page's outlinks: `apprentice` (default),
+    /// Soft focus's priority for a page's outlinks: `centroid-floor`
+    /// (default), `apprentice` with the page's evidence floored at half its
+    /// TF-IDF centroid cosine to the good topics, so an off-topic page that
+    /// reads like the topic passes more on to its links; `apprentice`,
     /// `learnt` blended with an online link model (anchor text, words
     /// around the link, URL words, the page's relevance and class, the
     /// link's host relation) trained on what the crawl's fetched pages
@@ -211,6 +214,9 @@ pub enum OrderArg {
 /// `--child-priority`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChildPriorityArg {
+    /// `apprentice`, with the page's evidence floored at half its centroid
+    /// cosine to the good topics.
+    CentroidFloor,
     /// `learnt`, blended with an online link model of the link's anchor,
     /// context and URL words, trained on the crawl's own judgements.
     Apprentice,
@@ -226,6 +232,7 @@ pub enum ChildPriorityArg {
 impl From<ChildPriorityArg> for ChildPriority {
     fn from(arg: ChildPriorityArg) -> Self {
         match arg {
+            ChildPriorityArg::CentroidFloor => ChildPriority::CentroidFloor,
             ChildPriorityArg::Apprentice => ChildPriority::Apprentice,
             ChildPriorityArg::Learnt => ChildPriority::Learnt,
             ChildPriorityArg::LinkKinds => ChildPriority::LinkKinds,

@@ -325,6 +325,7 @@ mod tests {
         for (flags, wrong) in [
             (["--child-priority", "learnt"], "learnt"),
             (["--child-priority", "link-kinds"], "link-kinds"),
+            (["--child-priority", "centroid-floor"], "centroid-floor"),
         ] {
             assert_eq!(
                 plan(&flags),

@@ -299,6 +299,7 @@ fn strategy(a: &CrawlArgs, own: Crawler) -> Result<Strategy, PlanError> {
         {
             ChildPriority::Learnt => return Err(PlanError::BingoPriority("learnt")),
             ChildPriority::LinkKinds => return Err(PlanError::BingoPriority("link-kinds")),
+            ChildPriority::CentroidFloor => return Err(PlanError::BingoPriority("centroid-floor")),
             priority => Crawler::Bingo { priority },
         },
         other => {
@@ -499,6 +500,24 @@ mod tests {
                 order: SoftOrder::Vldb,
                 priority: ChildPriority::Paper
             }
+        );
+        let soft = |flags: &[&str]| plan(flags).unwrap().strategy.crawler;
+        assert_eq!(soft(&[]), Crawler::SOFT);
+        assert_eq!(
+            Crawler::SOFT,
+            Crawler::Soft {
+                order: SoftOrder::Vldb,
+                priority: ChildPriority::CentroidFloor
+            },
+            "the default rule floors the page's evidence at half its centroid cosine"
+        );
+        assert_eq!(
+            soft(&["--child-priority", "apprentice"]),
+            Crawler::Soft {
+                order: SoftOrder::Vldb,
+                priority: ChildPriority::Apprentice
+            },
+            "the previous default, by name"
         );
     }
 

@@ -22,11 +22,18 @@ pub enum SoftOrder {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChildPriority {
+    /// [`ChildPriority::Apprentice`], with the page's evidence in the rule
+    /// floored at half its TF-IDF centroid cosine to the good topics
+    /// (Bergmark's similarity, trained on the same examples): an off-topic
+    /// page that reads like the topic passes more on to its links, and
+    /// every page the classifier judges relevant (R ≥ ½) still comes first.
+    #[default]
+    CentroidFloor,
     /// [`ChildPriority::Learnt`] blended with an online link model (the
     /// link's anchor, context and URL words, the parent's relevance and
     /// class, the host relation) trained on the crawl's own judgements of
-    /// the pages its links led to.
-    #[default]
+    /// the pages its links led to; the project's default before the
+    /// centroid floor.
     Apprentice,
     /// The parent's relevance scaled by what links of the same kind (same
     /// site or cross site) from relevant pages have yielded in the crawl,
@@ -90,10 +97,10 @@ pub enum Crawler {
 
 impl Crawler {
     /// Soft focus with the defaults (VLDB order, the apprentice's child
-    /// priority).
+    /// priority with the centroid floor).
     pub const SOFT: Crawler = Crawler::Soft {
         order: SoftOrder::Vldb,
-        priority: ChildPriority::Apprentice,
+        priority: ChildPriority::CentroidFloor,
     };
 
     /// BINGO! with the defaults: the apprentice's child priority, which
@@ -212,7 +219,7 @@ mod tests {
         let json = serde_json::to_string(&s).unwrap();
         assert_eq!(
             json,
-            r#"{"crawler":{"soft":{"order":"vldb","priority":"apprentice"}},"dispatch":"promising","relevance":"tempered"}"#
+            r#"{"crawler":{"soft":{"order":"vldb","priority":"centroid_floor"}},"dispatch":"promising","relevance":"tempered"}"#
         );
         let back: Strategy = serde_json::from_str(&json).unwrap();
         assert_eq!(back, s);

@@ -224,6 +224,7 @@ pub(crate) fn apply(
                 .as_ref()
                 .and_then(|p| p.class.as_deref())
                 .and_then(|class| rules.analysis.taxonomy.find(class)),
+            similarity: j.similarity,
         };
         if let Expansion::Expand { priority, tunnel } = rules.policy.expand(&verdict) {
             // How many links took their priority from this page.

@@ -123,6 +123,7 @@ mod tests {
             tunnel: TunnelState::default(),
             scores,
             parent_best: None,
+            similarity: 0.0,
         };
         match p.expand(&v) {
             Expansion::Expand { priority, .. } => priority.page,

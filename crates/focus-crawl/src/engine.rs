@@ -385,6 +385,7 @@ mod tests {
             seeds: vec![seed],
             truth: None,
             parents: None,
+            similarity: None,
         };
         let out = tempfile::tempdir().unwrap();
         let mut cfg = CrawlConfig::new(out.path().join("crawl"));

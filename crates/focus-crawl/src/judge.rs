@@ -32,6 +32,9 @@ pub(crate) struct Judged {
     /// rule reads it, and [`crate::cited`] keeps it).
     pub(crate) link_anchors: Vec<String>,
     pub(crate) judgement: Option<Judgement>,
+    /// The page's similarity to the good topics (0 unless the policy asks
+    /// for it and the crawl has a similarity judge).
+    pub(crate) similarity: f64,
     pub(crate) follow: bool,
     pub(crate) fingerprint: Option<Fingerprint>,
     /// The pages linking to this one, when the crawl asked for them
@@ -89,6 +92,7 @@ pub(crate) fn failed(c: &Candidate, status: u16, error: String, retry: Retry) ->
         link_features: Vec::new(),
         link_anchors: Vec::new(),
         judgement: None,
+        similarity: 0.0,
         follow: false,
         fingerprint: None,
         parents: None,
@@ -125,6 +129,7 @@ pub(crate) fn judge(
     record.bytes = page.wire_bytes;
     let Reading {
         doc,
+        counts,
         judgement,
         fingerprint,
     } = read_page(
@@ -135,6 +140,10 @@ pub(crate) fn judge(
         analysis.classifier.as_ref(),
         canon,
     );
+    let similarity = analysis
+        .similarity
+        .as_ref()
+        .map_or(0.0, |s| s.relevance(&counts));
     record.relevance = judgement.relevance;
     record.class = judgement.best.map(|b| analysis.taxonomy.path(b).to_owned());
     record.content_hash = fingerprint.map(|f| f.content);
@@ -183,6 +192,7 @@ pub(crate) fn judge(
         link_features,
         link_anchors,
         judgement: Some(judgement),
+        similarity,
         follow,
         fingerprint,
         parents: None,
@@ -257,6 +267,7 @@ mod tests {
             featurizer,
             link_features: true,
             parents: None,
+            similarity: None,
             keep_text: false,
         }
     }
@@ -297,6 +308,38 @@ mod tests {
         let fp = j.fingerprint.expect("a page with text has a fingerprint");
         assert_eq!(j.record.fingerprint, Some(fp.simhash));
         assert_eq!(j.record.content_hash, Some(fp.content));
+    }
+
+    /// Its relevance is the share of the page's features that are "wheels".
+    struct Wheels(SparseVec);
+
+    impl Classifier for Wheels {
+        fn classify(&self, counts: &SparseVec) -> Judgement {
+            Judgement {
+                relevance: counts.dot(&self.0) / counts.entries().iter().map(|e| e.1).sum::<f64>(),
+                best: None,
+                scores: Vec::new(),
+            }
+        }
+    }
+
+    #[test]
+    fn the_similarity_is_the_second_judges_relevance_of_the_same_words_or_zero() {
+        let canon = Canonicalizer::default();
+        let url = canon.canonicalize("http://a.test/x.html").unwrap();
+        let c = Candidate::new(url.clone(), 0, None, 1.0);
+        let html = "<p>wheels wheels spokes rims</p><a href='/y'>y</a>";
+        let mut analysis = analysis_parts();
+        let none = judge_guarded(&c, &[], &Ok(page(&url, html)), &analysis, &canon);
+        assert_eq!(none.similarity, 0.0, "no similarity judge, no similarity");
+        let wheels = analysis.featurizer.text("wheels");
+        analysis.similarity = Some(Arc::new(Wheels(wheels)));
+        let j = judge_guarded(&c, &[], &Ok(page(&url, html)), &analysis, &canon);
+        assert!((j.similarity - 0.5).abs() < 1e-12, "{}", j.similarity);
+        // The classifier's own judgement does not move.
+        assert_eq!(j.record.relevance, none.record.relevance);
+        let failed = judge_guarded(&c, &[], &Err(FetchError::Status(404)), &analysis, &canon);
+        assert_eq!(failed.similarity, 0.0);
     }
 
     #[test]

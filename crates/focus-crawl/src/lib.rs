@@ -68,6 +68,7 @@
 //!     seeds: web.seed_urls(good, 3).iter().map(|u| canon.canonicalize(u)).collect::<Result<_, _>>()?,
 //!     truth: None,
 //!     parents: None,
+//!     similarity: None,
 //! };
 //! let out = tempfile::tempdir()?;
 //! let mut cfg = CrawlConfig::new(out.path().to_path_buf());

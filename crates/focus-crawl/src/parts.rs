@@ -35,6 +35,13 @@ pub struct Parts {
     /// join the frontier ([`crate::parents`]); none in the papers' crawls
     /// but Diligenti's Fig. 6 variant.
     pub parents: Option<ParentExpansion>,
+    /// A second judge of a page, whose relevance is the page's similarity
+    /// to the good topics ([`crate::policy::PageVerdict::similarity`]; the
+    /// applications give `focus_classify::Centroids` with the good subtree
+    /// marked, trained on the same examples). Asked only when the policy
+    /// uses it ([`Policy::uses_similarity`]); without one, the similarity
+    /// of every page is 0.
+    pub similarity: Option<Arc<dyn Classifier>>,
 }
 
 /// How a fetched page is turned into a judgement (shared with the
@@ -48,6 +55,8 @@ pub(crate) struct Analysis {
     pub(crate) link_features: bool,
     /// Backlink expansion, if the crawl asks for parents.
     pub(crate) parents: Option<ParentExpansion>,
+    /// The similarity judge, if the policy uses one.
+    pub(crate) similarity: Option<Arc<dyn Classifier>>,
     /// Whether each page's title and main text are kept (`texts.jsonl`).
     pub(crate) keep_text: bool,
 }
@@ -71,6 +80,7 @@ impl Parts {
             seeds,
             truth,
             parents,
+            similarity,
         } = self;
         Split {
             analysis: Arc::new(Analysis {
@@ -80,6 +90,7 @@ impl Parts {
                 featurizer,
                 link_features: policy.uses_link_model(),
                 parents,
+                similarity: similarity.filter(|_| policy.uses_similarity()),
                 keep_text,
             }),
             policy,

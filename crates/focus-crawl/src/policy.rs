@@ -4,8 +4,9 @@
 //!
 //! | policy | paper | expands | child priority | order |
 //! |---|---|---|---|---|
-//! | [`SoftFocus::default`] | Chakrabarti 1999 + the apprentice (WWW 2002), learnt link kinds and host health | every page | R(parent) × link kind factor ([`crate::link_value`]), or'ed with the link model's score of the link ([`crate::apprentice`]), × host health factor ([`crate::host_health`]), max over paths | (numtries ↑, R ↓, serverload ↑) |
-//! | `SoftFocus::VLDB.with_learnt_links().with_host_health()` | the previous default | every page | R(parent) × link kind factor × host health factor | (numtries ↑, R ↓, serverload ↑) |
+//! | [`SoftFocus::default`] | Chakrabarti 1999 + the apprentice (WWW 2002), learnt link kinds, host health and the centroid floor | every page | max(R, cos/2)(parent) × link kind factor ([`crate::link_value`]), or'ed with the link model's score of the link ([`crate::apprentice`]), × host health factor ([`crate::host_health`]), max over paths; cos is the parent's centroid cosine to the good topics ([`PageVerdict::similarity`]) | (numtries ↑, R ↓, serverload ↑) |
+//! | `SoftFocus::VLDB.with_learnt_links().with_host_health().with_link_model()` | the previous default | every page | R(parent) × link kind factor, or'ed with the link model's score, × host health factor | (numtries ↑, R ↓, serverload ↑) |
+//! | `SoftFocus::VLDB.with_learnt_links().with_host_health()` | the default before the link model | every page | R(parent) × link kind factor × host health factor | (numtries ↑, R ↓, serverload ↑) |
 //! | [`SoftFocus::VLDB`] | Chakrabarti 1999, VLDB paper | every page | R(parent), max over paths | (numtries ↑, R ↓, serverload ↑) |
 //! | [`SoftFocus::WWW`] | Chakrabarti 1999, WWW paper | every page | R(parent), max over paths | (numtries ↑, R ↓), ties by arrival |
 //! | [`HardFocus`] | Chakrabarti 1999 | best leaf has a good ancestor-or-self | R(parent) (measurement only) | (numtries ↑, arbitrary) |
@@ -70,6 +71,11 @@ pub struct PageVerdict<'a> {
     /// The best leaf of the page this one was found on (`None` for a seed
     /// or an unclassified parent).
     pub parent_best: Option<TopicId>,
+    /// The page's similarity to the good topics in [0, 1] (the crawl's
+    /// [`crate::Parts::similarity`], the TF-IDF centroid cosine in the
+    /// applications); 0 when the policy does not ask for it
+    /// ([`Policy::uses_similarity`]) or the crawl has no similarity model.
+    pub similarity: f64,
 }
 
 #[cfg(test)]
@@ -94,6 +100,7 @@ impl<'a> PageVerdict<'a> {
             },
             scores: &[],
             parent_best: None,
+            similarity: 0.0,
         }
     }
 }
@@ -221,6 +228,12 @@ pub trait Policy: Send + Sync {
     fn uses_link_model(&self) -> bool {
         false
     }
+    /// Whether the judge computes each page's [`PageVerdict::similarity`]
+    /// for this policy (one more model per page); none but the default
+    /// soft rule does.
+    fn uses_similarity(&self) -> bool {
+        false
+    }
     /// Whether a page that answers "gone" on a host that has served no
     /// page sends the crawl to the host's root ([`crate::ascent`]): the
     /// policies that learn from failures (host health) and keep link
@@ -256,6 +269,11 @@ pub fn for_crawler(crawler: Crawler) -> Box<dyn Policy> {
             };
             Box::new(match priority {
                 ChildPriority::Paper => paper,
+                ChildPriority::CentroidFloor => paper
+                    .with_learnt_links()
+                    .with_host_health()
+                    .with_link_model()
+                    .with_centroid_floor(),
                 ChildPriority::Apprentice => paper
                     .with_learnt_links()
                     .with_host_health()

@@ -9,11 +9,15 @@ use focus_classify::{Classifier, Featurizer, Judgement};
 use focus_core::{CanonicalUrl, Canonicalizer};
 use focus_fetch::Fingerprint;
 use focus_html::Document;
+use focus_text::SparseVec;
 
 /// A page's HTML, read as the crawl reads it.
 pub struct Reading {
     /// The analysed document: title, main text, links with anchor texts.
     pub doc: Document,
+    /// The term counts the classifier judged (the page's words and, with
+    /// the anchors' space on, the anchors citing it).
+    pub counts: SparseVec,
     /// The classifier's judgement of the page's words and citing anchors.
     pub judgement: Judgement,
     /// The fingerprint of its title and main text; `None` when it has no
@@ -41,6 +45,7 @@ pub fn read_page(
         .then(|| Fingerprint::of(&format!("{}\n{}", doc.title, doc.text)));
     Reading {
         doc,
+        counts,
         judgement,
         fingerprint,
     }

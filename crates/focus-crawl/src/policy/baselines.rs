@@ -80,6 +80,7 @@ mod tests {
             tunnel: TunnelState::default(),
             scores: &[],
             parent_best: None,
+            similarity: 0.0,
         };
         for p in [&BreadthFirst as &dyn Policy, &RandomOrder] {
             assert_eq!(p.expand(&v), Expansion::expand(LinkPriority::uniform(0.0)));
