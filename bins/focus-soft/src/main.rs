@@ -2,9 +2,11 @@
 //! With no arguments it starts the embedded websim on loopback, trains on
 //! its sampled examples, marks `recreation/outdoors` (the papers' cycling
 //! and its sibling leaves) good and crawls 5,000 pages from 3 seeds. Each
-//! outlink's 1999 priority (its page's relevance) is scaled by what its
-//! kind of link — same site or cross site — has yielded in the crawl;
-//! `--child-priority paper` gives the papers' rule unscaled. Flags: see `--help`.
+//! outlink's 1999 priority (its page's relevance, floored at half the
+//! page's centroid cosine to the topic) is scaled by what its kind of link
+//! — same site or cross site — has yielded in the crawl and joined with an
+//! online link model's score; `--child-priority paper` gives the papers'
+//! rule unscaled. Flags: see `--help`.
 //! No logic here: flags become a plan in `focus-cli`, the plan runs in
 //! `focus-app`.
 
