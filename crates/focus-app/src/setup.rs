@@ -136,12 +136,7 @@ fn similarity_judge(taxonomy: &Taxonomy, examples: &[Example]) -> Option<Arc<dyn
             return None;
         }
     };
-    let good: Vec<TopicId> = taxonomy
-        .good_topics()
-        .into_iter()
-        .flat_map(|g| std::iter::once(g).chain(taxonomy.descendants(g)))
-        .collect();
-    centroids.set_good(&good);
+    centroids.set_good(&taxonomy.good_subtree());
     tracing::info!(
         "centroid floor: {} centroids, {} dictionary terms",
         centroids.topics().len(),

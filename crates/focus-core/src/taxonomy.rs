@@ -281,6 +281,20 @@ impl Taxonomy {
         })
     }
 
+    /// The topic itself, then its proper descendants depth-first.
+    pub fn subtree(&self, id: TopicId) -> impl Iterator<Item = TopicId> + '_ {
+        std::iter::once(id).chain(self.descendants(id))
+    }
+
+    /// Every good topic and every topic under one: the topics whose mark is
+    /// [`Mark::Good`] or [`Mark::Subsumed`], each good topic's subtree in turn.
+    pub fn good_subtree(&self) -> Vec<TopicId> {
+        self.good_topics()
+            .into_iter()
+            .flat_map(|g| self.subtree(g))
+            .collect()
+    }
+
     /// True if `ancestor` is `id` or one of its ancestors.
     pub fn is_ancestor_or_self(&self, ancestor: TopicId, id: TopicId) -> bool {
         id == ancestor || self.ancestors(id).any(|a| a == ancestor)
@@ -409,6 +423,41 @@ mod tests {
         );
         t.set_good(&[stocks]).unwrap();
         assert_eq!(t.good_topics(), [stocks]);
+    }
+
+    #[test]
+    fn the_good_subtree_is_every_topic_marked_good_or_subsumed() {
+        let mut t = sample();
+        let path = |t: &Taxonomy, ids: Vec<TopicId>| -> Vec<String> {
+            ids.into_iter().map(|i| t.path(i).to_owned()).collect()
+        };
+        assert_eq!(
+            path(&t, t.good_subtree()),
+            ["business/investment/mutual_funds"]
+        );
+        let (business, recreation) = (t.find("business").unwrap(), t.find("recreation").unwrap());
+        t.set_good(&[business, recreation]).unwrap();
+        let subtree = t.good_subtree();
+        assert_eq!(
+            path(&t, subtree.clone()),
+            [
+                "business",
+                "business/investment",
+                "business/investment/mutual_funds",
+                "business/investment/stocks",
+                "recreation",
+                "recreation/cycling"
+            ]
+        );
+        let marked: Vec<TopicId> = t
+            .ids()
+            .filter(|&i| matches!(t.mark(i), Mark::Good | Mark::Subsumed))
+            .collect();
+        let mut sorted = subtree;
+        sorted.sort();
+        assert_eq!(sorted, marked);
+        t.clear_good();
+        assert!(t.good_subtree().is_empty());
     }
 
     #[test]

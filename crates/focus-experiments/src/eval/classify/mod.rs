@@ -471,9 +471,7 @@ impl Model {
             }
             Model::Centroids(m) => {
                 let mut m = m.clone();
-                let subtree: Vec<TopicId> =
-                    std::iter::once(good).chain(tax.descendants(good)).collect();
-                m.set_good(&subtree);
+                m.set_good(&tax.subtree(good).collect::<Vec<_>>());
                 Model::Centroids(m)
             }
             Model::Svm(m) => {
