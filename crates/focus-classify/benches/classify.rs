@@ -92,6 +92,13 @@ fn bench(c: &mut Criterion) {
                 .sum::<f64>()
         });
     });
+    // What the centroid floor asks on each judged page: the best cosine
+    // over the good subtree only.
+    let mut floor = centroids.clone();
+    floor.set_good(&tax.good_subtree());
+    g.bench_function("centroid relevance, good subtree", |b| {
+        b.iter(|| test.iter().map(|d| floor.relevance(d)).sum::<f64>());
+    });
     g.bench_function("svm tree", |b| {
         b.iter(|| test.iter().map(|d| svm.classify(d).relevance).sum::<f64>());
     });
