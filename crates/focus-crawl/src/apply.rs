@@ -1,7 +1,8 @@
 //! Applying one judged page, in pop order: the duplicate check, the
 //! policy's expansion into the frontier, the store record (page, links,
 //! newly queued URLs), the re-scorings its lesson calls for
-//! (`rescore.rs`), the `pages.jsonl` line and the tally. A page whose
+//! (`rescore.rs`), the `pages.jsonl` line and the tally (its lessons are
+//! `lessons.rs`, the stored forms `stored_form.rs`). A page whose
 //! text repeats an earlier page's is recorded and marked, but not
 //! expanded, not learnt from and not counted as harvest. An attempt that
 //! failed transiently puts its URL back in the frontier with numtries + 1
@@ -10,8 +11,8 @@
 //! or classify (the pipeline does) and must not depend on how fetches
 //! interleaved.
 
-use focus_core::{CanonicalUrl, DomainKey, HostKey};
-use focus_fetch::{DuplicateDetector, FetchError, Retry, ROBOTS_DISALLOWED};
+use focus_core::{CanonicalUrl, HostKey};
+use focus_fetch::{DuplicateDetector, Retry};
 use focus_frontier::{Candidate, Frontier, PushResult};
 use focus_store::{PageRecord, QueuedUrl, Store};
 
@@ -20,7 +21,7 @@ use crate::cited;
 use crate::crawl_graph::CrawlGraph;
 use crate::error::CrawlError;
 use crate::judge::Judged;
-use crate::link_value::LinkKind;
+use crate::lessons::{harvested_relevance, learn_host, learn_link, learn_link_model, meet_links};
 use crate::output::{PagesLog, TextLog};
 use crate::parts::Analysis;
 use crate::policy::{Expansion, PageVerdict, Policy};
@@ -29,6 +30,10 @@ use crate::rescore::{self, link_priority, rescore_children};
 use crate::robots_known;
 use crate::scorer::Scorer;
 use crate::siblings;
+use crate::stored_form::{
+    host_limit_key, host_ready_key, queued, stored_features, PARENTS_FOUND_KEY,
+    PARENT_REQUESTS_KEY, ROBOTS_REFUSED_LINKS_KEY,
+};
 use crate::tally::Tally;
 
 /// The crawl state a judged page changes.
@@ -47,16 +52,6 @@ pub(crate) struct CrawlState {
 /// exhaustively; unrelated texts differ in about 32 bits).
 pub(crate) const NEAR_DUPLICATE_BITS: u32 = 3;
 
-/// What a stored page harvested: its relevance, or nothing when its text
-/// repeated an earlier page's.
-pub(crate) fn harvested_relevance(p: &PageRecord) -> f64 {
-    if p.duplicate.is_some() {
-        0.0
-    } else {
-        p.relevance
-    }
-}
-
 /// What decides and records, but is not changed by, a judged page.
 pub(crate) struct Rules<'a> {
     pub(crate) analysis: &'a Analysis,
@@ -64,69 +59,6 @@ pub(crate) struct Rules<'a> {
     pub(crate) scorer: &'a Scorer,
     /// Attempts at one URL before a transient failure abandons it.
     pub(crate) max_tries: u32,
-}
-
-/// The stored form of a queued URL; `extra` keeps the frontier's insertion
-/// rank so a resumed crawl breaks ties as the original did, then the
-/// features of the link that gave the URL its priority (for the link model:
-/// they are its training example when the URL is fetched).
-pub(crate) fn queued(c: &Candidate, frontier: &Frontier, features: &[u32]) -> QueuedUrl {
-    let mut extra = frontier
-        .seq_of(c.id)
-        .map_or_else(|| 0u64.to_le_bytes().to_vec(), |s| s.to_le_bytes().to_vec());
-    apprentice::to_bytes(features, &mut extra);
-    QueuedUrl {
-        url: c.url.to_string(),
-        id: c.id.0,
-        depth: c.depth,
-        parent: c.parent.map(|p| p.0),
-        priority: frontier.priority_of(c.id).unwrap_or(c.priority),
-        numtries: frontier.numtries_of(c.id).unwrap_or(c.numtries),
-        tunnel: c.tunnel.off_topic_steps,
-        extra,
-        // Set by the caller when the crawl keeps them (`crate::cited`).
-        cited: Vec::new(),
-    }
-}
-
-/// The link features stored by [`queued`] (none for a seed or an old store).
-pub(crate) fn stored_features(q: &QueuedUrl) -> Box<[u32]> {
-    apprentice::from_bytes(q.extra.get(8..).unwrap_or_default())
-}
-
-/// The run-metadata key of [`crate::tally::Tally::held`], so a resumed
-/// crawl counts on.
-pub(crate) const HELD_KEY: &str = "held_for_promising";
-/// Store meta key of the fetches made one at a time while looking for a
-/// foothold ([`crate::dispatch::searching`]).
-pub(crate) const SEARCHED_KEY: &str = "searched_one_at_a_time";
-
-/// The run-metadata key of the backlink requests made so far.
-pub(crate) const PARENT_REQUESTS_KEY: &str = "parent_requests";
-
-/// The run-metadata key of [`crate::tally::Tally::robots_refused_links`].
-pub(crate) const ROBOTS_REFUSED_LINKS_KEY: &str = "robots_refused_links";
-
-/// The run-metadata key of the parents those requests returned.
-pub(crate) const PARENTS_FOUND_KEY: &str = "parents_found";
-
-/// The run-metadata key under which a host's in-flight limit is kept.
-pub(crate) fn host_limit_key(host: &HostKey) -> String {
-    format!("host_limit/{host}")
-}
-
-/// The run-metadata key under which a host with a politeness interval
-/// keeps the logical time it may be contacted again.
-pub(crate) fn host_ready_key(host: &HostKey) -> String {
-    format!("host_ready/{host}")
-}
-
-/// The insertion rank stored by [`queued`] (old stores: none, sorts first).
-pub(crate) fn stored_seq(q: &QueuedUrl) -> u64 {
-    q.extra
-        .get(..8)
-        .and_then(|b| <[u8; 8]>::try_from(b).ok())
-        .map_or(0, u64::from_le_bytes)
 }
 
 /// Applies page `j`, fetched for candidate `c` in the batch popped at
@@ -493,112 +425,4 @@ fn put_back(
     st.log.write(&record, parent.as_deref(), None, truth)?;
     st.tally.push(record.id, 0.0, None, truth);
     Ok(())
-}
-
-/// Records whether page `p`'s host `host` (site `site`) answered, for
-/// [`crate::host_health`]: any HTTP answer counts (a 404 is the URL's
-/// fault, not the host's); a URL the crawl did not request (robots.txt
-/// forbade it) says nothing, and neither does a URL timing out again (one
-/// slow page is not its host's fault: timeouts count against a host across
-/// different URLs, as in the fetcher).
-pub(crate) fn learn_host(tally: &mut Tally, p: &PageRecord, host: &HostKey, site: &DomainKey) {
-    let error = p.error.as_deref();
-    if error == Some(ROBOTS_DISALLOWED) {
-        return;
-    }
-    if p.attempt > 1 && error.is_some_and(FetchError::is_timeout_label) {
-        return;
-    }
-    let answered = !error.is_some_and(FetchError::is_host_fault_label);
-    tally.hosts.record(host, site, answered);
-}
-
-/// Teaches the link model what the link that queued page `p` led to: its
-/// relevance, or 0 for a failed fetch; a URL the crawl did not request
-/// (robots.txt forbade it) and a seed (no link features) teach nothing.
-pub(crate) fn learn_link_model(tally: &mut Tally, p: &PageRecord) {
-    if p.error.as_deref() != Some(ROBOTS_DISALLOWED) {
-        tally.apprentice.train(&p.link_features, p.relevance);
-    }
-}
-
-/// Teaches the tally's link values what the link from `parent` (its
-/// relevance and site, when the page has one) to a page on `site` of
-/// relevance `relevance` yielded.
-pub(crate) fn learn_link(
-    tally: &mut Tally,
-    parent: Option<&(f64, DomainKey)>,
-    site: &DomainKey,
-    relevance: f64,
-) {
-    if let Some((parent_relevance, parent_site)) = parent {
-        let kind = LinkKind::between(parent_site, site);
-        tally.links.observe(*parent_relevance, kind, relevance);
-    }
-}
-
-/// Teaches the tally's link values which kinds of link a page on `site`
-/// offers, from the sites its stored out-links lead to (read lazily: once
-/// both kinds have been met no further target is computed).
-pub(crate) fn meet_links(
-    tally: &mut Tally,
-    site: &DomainKey,
-    targets: impl IntoIterator<Item = DomainKey>,
-) {
-    let mut targets = targets.into_iter();
-    while !tally.links.met_both_kinds() {
-        let Some(to) = targets.next() else { break };
-        tally.links.meet(LinkKind::between(site, &to));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::stagnation::StagnationConfig;
-
-    fn attempt(n: u32, error: Option<&str>) -> PageRecord {
-        PageRecord {
-            url: "http://a.test/slow".into(),
-            id: 1,
-            attempt: n,
-            retry: false,
-            final_url: None,
-            seq: 0,
-            status: 0,
-            error: error.map(str::to_owned),
-            relevance: 0.0,
-            class: None,
-            depth: 0,
-            parent: None,
-            fetched_at_ms: 0,
-            bytes: 0,
-            fingerprint: None,
-            content_hash: None,
-            duplicate: None,
-            link_features: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn only_the_hosts_own_faults_make_it_wait() {
-        let mut t = Tally::new(10, StagnationConfig::default());
-        let (host, site) = (HostKey::new("a.test", None), DomainKey::of_host("a.test"));
-        learn_host(&mut t, &attempt(1, Some("status_500")), &host, &site);
-        assert_eq!(t.hosts.backoff_ms(&host), 0, "a 500 is the URL's fault");
-        learn_host(&mut t, &attempt(1, Some("timeout_slow")), &host, &site);
-        let once = t.hosts.backoff_ms(&host);
-        assert!(once > 0, "a timeout of a new URL counts against its host");
-        learn_host(&mut t, &attempt(2, Some("timeout_slow")), &host, &site);
-        learn_host(&mut t, &attempt(3, Some("timeout_slow")), &host, &site);
-        assert_eq!(
-            t.hosts.backoff_ms(&host),
-            once,
-            "the same URL timing out again is still the URL's fault"
-        );
-        learn_host(&mut t, &attempt(1, Some(ROBOTS_DISALLOWED)), &host, &site);
-        assert_eq!(t.hosts.backoff_ms(&host), once, "a refusal says nothing");
-        learn_host(&mut t, &attempt(1, None), &host, &site);
-        assert_eq!(t.hosts.backoff_ms(&host), 0, "an answer ends the wait");
-    }
 }

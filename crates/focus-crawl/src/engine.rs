@@ -14,7 +14,7 @@ use focus_fetch::DuplicateDetector;
 use focus_frontier::Frontier;
 use focus_store::Store;
 
-use crate::apply::{apply, CrawlState, Rules, HELD_KEY, NEAR_DUPLICATE_BITS, SEARCHED_KEY};
+use crate::apply::{apply, CrawlState, Rules, NEAR_DUPLICATE_BITS};
 use crate::config::CrawlConfig;
 use crate::crawl_graph::CrawlGraph;
 use crate::dispatch::{self, Next, TICK_MS};
@@ -28,6 +28,7 @@ use crate::pipeline::{Busy, PageStages, Pipeline};
 use crate::policy::Policy;
 use crate::resume;
 use crate::scorer::Scorer;
+use crate::stored_form::{HELD_KEY, SEARCHED_KEY};
 use crate::tally::Tally;
 
 /// The run-metadata key of the logical time of the last applied batch.

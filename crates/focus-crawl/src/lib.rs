@@ -102,6 +102,7 @@ mod engine;
 mod error;
 pub mod host_health;
 mod judge;
+mod lessons;
 pub mod link_value;
 mod observer;
 mod output;
@@ -117,6 +118,7 @@ mod robots_known;
 mod scorer;
 mod siblings;
 pub mod stagnation;
+mod stored_form;
 mod tally;
 
 pub use config::CrawlConfig;

@@ -40,13 +40,14 @@ use focus_core::{CanonicalUrl, DomainKey, PageId};
 use focus_frontier::Frontier;
 use focus_store::{QueuedUrl, Store};
 
-use crate::apply::{stored_features, CrawlState};
+use crate::apply::CrawlState;
 use crate::apprentice::PRIOR_PAGES;
 use crate::error::CrawlError;
 use crate::link_value::LinkKind;
 use crate::policy::LinkPriority;
 use crate::priority_trace::{self, Cause};
 use crate::siblings::Rescore;
+use crate::stored_form::stored_features;
 use crate::tally::Tally;
 
 /// Whether the link model's `trained`-th training page calls for
@@ -261,10 +262,10 @@ mod tests {
     use focus_store::PageRecord;
 
     use super::*;
-    use crate::apply::queued;
     use crate::crawl_graph::CrawlGraph;
     use crate::output::PagesLog;
     use crate::stagnation::StagnationConfig;
+    use crate::stored_form::queued;
 
     #[test]
     fn the_frontier_is_re_scored_at_each_doubling_of_the_training_pages() {

@@ -13,18 +13,19 @@ use focus_fetch::Fingerprint;
 use focus_frontier::{Candidate, TunnelState};
 use focus_store::PageRecord;
 
-use crate::apply::{
-    harvested_relevance, host_limit_key, host_ready_key, learn_host, learn_link, learn_link_model,
-    meet_links, queued, stored_seq, CrawlState, HELD_KEY, PARENTS_FOUND_KEY, PARENT_REQUESTS_KEY,
-    ROBOTS_REFUSED_LINKS_KEY, SEARCHED_KEY,
-};
+use crate::apply::CrawlState;
 use crate::error::CrawlError;
+use crate::lessons::{harvested_relevance, learn_host, learn_link, learn_link_model, meet_links};
 use crate::parts::Analysis;
 use crate::policy::LinkPriority;
 use crate::rescore;
 use crate::robots_known;
 use crate::scorer::Scorer;
 use crate::siblings::family_key;
+use crate::stored_form::{
+    host_limit_key, host_ready_key, queued, stored_seq, HELD_KEY, PARENTS_FOUND_KEY,
+    PARENT_REQUESTS_KEY, ROBOTS_REFUSED_LINKS_KEY, SEARCHED_KEY,
+};
 
 /// A stored page's part in the sibling feedback ([`crate::siblings`]), as
 /// the crawl played it: its rule if it was expanded, then what it
