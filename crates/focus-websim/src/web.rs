@@ -255,19 +255,14 @@ impl Web {
         Ok(())
     }
 
-    /// Pages of `topic` (subtopics included), in a deterministic order that
-    /// starts with popular hosts. Seeds come from the front, samples from
-    /// elsewhere.
-    fn topic_pages_ranked(&self, topic: TopicId, salt: u64, want: usize) -> Vec<u32> {
-        let leaves: Vec<TopicId> = if self.topics.taxonomy.is_leaf(topic) {
-            vec![topic]
-        } else {
-            self.topics
-                .taxonomy
-                .descendants(topic)
-                .filter(|d| self.topics.taxonomy.is_leaf(*d))
-                .collect()
-        };
+    /// The leaves at or under `topic`, and the hosts that carry any of
+    /// them, by host id.
+    fn leaves_and_carriers(&self, topic: TopicId) -> (Vec<TopicId>, Vec<u32>) {
+        let taxonomy = &self.topics.taxonomy;
+        let leaves: Vec<TopicId> = taxonomy
+            .subtree(topic)
+            .filter(|d| taxonomy.is_leaf(*d))
+            .collect();
         let mut hosts: Vec<u32> = leaves
             .iter()
             .flat_map(|l| {
@@ -281,6 +276,14 @@ impl Web {
             .collect();
         hosts.sort_unstable();
         hosts.dedup();
+        (leaves, hosts)
+    }
+
+    /// Pages of `topic` (subtopics included), in a deterministic order that
+    /// starts with popular hosts. Seeds come from the front, samples from
+    /// elsewhere.
+    fn topic_pages_ranked(&self, topic: TopicId, salt: u64, want: usize) -> Vec<u32> {
+        let (leaves, mut hosts) = self.leaves_and_carriers(topic);
         hosts.sort_by(|a, b| {
             let pa = self.hosts.hosts[*a as usize].popularity;
             let pb = self.hosts.hosts[*b as usize].popularity;
@@ -341,26 +344,7 @@ impl Web {
             .collect();
         let mut out = Vec::new();
         let mut tries = 0u64;
-        let leaves: Vec<TopicId> = self
-            .topics
-            .taxonomy
-            .descendants(topic)
-            .chain([topic])
-            .filter(|d| self.topics.taxonomy.is_leaf(*d))
-            .collect();
-        let mut hosts: Vec<u32> = leaves
-            .iter()
-            .flat_map(|l| {
-                self.hosts
-                    .carriers
-                    .get(l.0 as usize)
-                    .into_iter()
-                    .flatten()
-                    .map(|c| c.0)
-            })
-            .collect();
-        hosts.sort_unstable();
-        hosts.dedup();
+        let (leaves, hosts) = self.leaves_and_carriers(topic);
         while out.len() < n && tries < 200 * n as u64 + 1000 && !hosts.is_empty() {
             let h0 = hash3(
                 self.seed,
