@@ -334,9 +334,7 @@ impl Centroids {
         }
         Ok(m)
     }
-}
 
-impl Centroids {
     /// The document's weighted, unit-length vector, or `None` when it shares
     /// fewer than `min_overlap` terms with the dictionary (unclassified).
     fn unit_document(&self, counts: &SparseVec) -> Option<SparseVec> {
@@ -358,6 +356,7 @@ impl Centroids {
         }
     }
 
+    /// Whether a topic's correlation counts towards relevance.
     fn counts_as_relevant(&self, topic: TopicId) -> bool {
         self.good.is_empty() || self.good.contains(&topic)
     }

@@ -88,21 +88,8 @@ mod tests {
             url: "http://a.test/slow".into(),
             id: 1,
             attempt: n,
-            retry: false,
-            final_url: None,
-            seq: 0,
-            status: 0,
             error: error.map(str::to_owned),
-            relevance: 0.0,
-            class: None,
-            depth: 0,
-            parent: None,
-            fetched_at_ms: 0,
-            bytes: 0,
-            fingerprint: None,
-            content_hash: None,
-            duplicate: None,
-            link_features: Vec::new(),
+            ..PageRecord::default()
         }
     }
 

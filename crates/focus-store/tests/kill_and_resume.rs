@@ -71,21 +71,11 @@ fn crawl(dir: &Path) {
             url: q.url.clone(),
             id: q.id,
             attempt: 1,
-            retry: false,
-            final_url: None,
             seq: q.id,
             status: 200,
-            error: None,
-            relevance: 0.0,
-            class: None,
             depth: q.depth,
             parent: q.parent,
-            fetched_at_ms: 0,
-            bytes: 0,
-            fingerprint: None,
-            content_hash: None,
-            duplicate: None,
-            link_features: Vec::new(),
+            ..PageRecord::default()
         };
         store.record_fetch(&page, &links, &new).unwrap();
     }
