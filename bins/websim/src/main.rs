@@ -57,6 +57,15 @@ enum Cmd {
         /// Seed URLs printed per leaf topic.
         #[arg(long, default_value_t = 5)]
         seeds: usize,
+        /// Answer after a log-normal delay with this median in
+        /// milliseconds (sigma `--latency-sigma`), as servers across the
+        /// internet; the same delay for a URL every run. Default: none.
+        #[arg(long, value_name = "MS")]
+        latency: Option<u64>,
+        /// Log-normal sigma of `--latency` (half of it, in variance, each
+        /// host's own median, half the page's).
+        #[arg(long, default_value_t = 1.0, value_name = "SIGMA")]
+        latency_sigma: f64,
     },
     /// Dump the ground truth (URL, TAB, topic path) of every page.
     Truth {
@@ -138,7 +147,17 @@ fn main() -> anyhow::Result<()> {
         Arc::new(web)
     };
     match cli.cmd {
-        Cmd::Serve { addr, seeds } => serve(site, addr, seeds),
+        Cmd::Serve {
+            addr,
+            seeds,
+            latency,
+            latency_sigma,
+        } => {
+            let latency = latency.map_or(focus_websim::Latency::NONE, |ms| {
+                focus_websim::Latency::lognormal(ms, latency_sigma, cli.seed)
+            });
+            serve(site, addr, seeds, latency)
+        }
         Cmd::Truth { out } => {
             let mut w: Box<dyn std::io::Write> = match out {
                 Some(p) => {
@@ -198,12 +217,17 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
-fn serve(web: Arc<dyn Site>, addr: SocketAddr, seeds: usize) -> anyhow::Result<()> {
+fn serve(
+    web: Arc<dyn Site>,
+    addr: SocketAddr,
+    seeds: usize,
+    latency: focus_websim::Latency,
+) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let handle = focus_websim::serve(web.clone(), addr).await?;
+        let handle = focus_websim::serve_with(web.clone(), addr, latency).await?;
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on {}", handle.addr())?;
         writeln!(out, "connect-to {}", handle.connect_to())?;

@@ -1,7 +1,7 @@
 //! The HTTP/1.1 server: one loopback listener (large accept backlog) whose
 //! connections are served by hyper; each request is dispatched on its `Host`
 //! header to [`Site::render`], and the response's [`Action`] (delay, stall,
-//! reset) is carried out here.
+//! reset) is carried out here, after the web's [`Latency`] when one is set.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -18,6 +18,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 
+use crate::latency::Latency;
 use crate::response::Action;
 use crate::site::Site;
 use crate::WebsimError;
@@ -109,6 +110,7 @@ fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
 
 async fn answer<S: Site + ?Sized>(
     web: Arc<S>,
+    latency: Latency,
     req: hyper::Request<hyper::body::Incoming>,
 ) -> Result<hyper::Response<WBody>, std::io::Error> {
     let host = req
@@ -124,6 +126,10 @@ async fn answer<S: Site + ?Sized>(
         .map_or("/", |p| p.as_str())
         .to_string();
     let head = req.method() == http::Method::HEAD;
+    let wait = latency.of(&host, &pq);
+    if !wait.is_zero() {
+        tokio::time::sleep(wait).await;
+    }
     let resp = web.render(&host, &pq);
     let mut builder = hyper::Response::builder().status(resp.status);
     for (k, v) in &resp.headers {
@@ -157,10 +163,21 @@ async fn answer<S: Site + ?Sized>(
 
 /// Serve `web` (the synthetic web, a replayed corpus or any [`Site`]) on
 /// `addr` (use `127.0.0.1:0` for any free port) on the current tokio
-/// runtime.
+/// runtime, answering at loopback speed.
 pub async fn serve<S: Site + ?Sized + 'static>(
     web: Arc<S>,
     addr: SocketAddr,
+) -> Result<ServerHandle, WebsimError> {
+    serve_with(web, addr, Latency::NONE).await
+}
+
+/// [`serve`], each answer after the delay `latency` draws for its URL
+/// (before the site's own action: a fault host's delay or stall comes on
+/// top).
+pub async fn serve_with<S: Site + ?Sized + 'static>(
+    web: Arc<S>,
+    addr: SocketAddr,
+    latency: Latency,
 ) -> Result<ServerHandle, WebsimError> {
     let listener = bind(addr).map_err(WebsimError::Server)?;
     let addr = listener.local_addr().map_err(WebsimError::Server)?;
@@ -175,7 +192,7 @@ pub async fn serve<S: Site + ?Sized + 'static>(
                     let _ = stream.set_nodelay(true);
                     let web = web.clone();
                     conns.spawn(async move {
-                        let svc = service_fn(move |req| answer(web.clone(), req));
+                        let svc = service_fn(move |req| answer(web.clone(), latency, req));
                         let _ = http1::Builder::new()
                             .keep_alive(true)
                             .serve_connection(TokioIo::new(stream), svc)
