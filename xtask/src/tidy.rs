@@ -39,6 +39,8 @@ const STAGES: &[Stages] = &[
             "siblings.rs",
             "rescore.rs",
             "stagnation.rs",
+            "stream.rs",
+            "loop_steps.rs",
         ],
     },
     Stages {

@@ -11,7 +11,7 @@ use focus_core::{CanonicalUrl, Canonicalizer, Relevance, Taxonomy, TopicId};
 use focus_crawl::{CrawlConfig, Parts, Truth};
 use focus_eval::Summary;
 use focus_fetch::{ConnectTo, FetchConfig, Fetcher};
-use focus_websim::{Corpus, ServerHandle, Site, Web, WebConfig};
+use focus_websim::{Corpus, Latency, ServerHandle, Site, Web, WebConfig};
 
 use crate::user_input::{folder_examples, read_seeds};
 
@@ -224,10 +224,18 @@ pub(crate) async fn serve_source(
             pages,
             dead_links,
             page_faults,
+            latency_ms,
             ..
         } => {
             let web = websim(*pages, *dead_links, *page_faults, seed)?;
-            Some(Served::start(web, ServedKind::Websim).await?)
+            let served = match latency_ms {
+                Some(ms) => {
+                    let latency = Latency::lognormal(*ms, WEBSIM_LATENCY_SIGMA, seed);
+                    Served::start_with(web, ServedKind::Distant, latency).await?
+                }
+                None => Served::start(web, ServedKind::Websim).await?,
+            };
+            Some(served)
         }
         TopicSource::Corpus { dir, .. } => {
             let corpus = Corpus::load(dir).map_err(|e| AppError::Input(e.to_string()))?;
@@ -289,6 +297,7 @@ pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
     cfg.max_pages = plan.max_pages;
     cfg.time_limit = plan.time_limit;
     cfg.batch = plan.concurrency;
+    cfg.flow = plan.flow;
     cfg.distill_every = plan.distill_every;
     cfg.dispatch = plan.strategy.dispatch;
     cfg.frontier_memory = plan.frontier_memory;
@@ -319,7 +328,17 @@ pub(crate) enum ServedKind {
     /// A replayed corpus of real pages, which never delays a page on
     /// purpose ([`FetchConfig::replay`]).
     Replay,
+    /// The embedded websim answering after a [`Latency`], as servers
+    /// across the internet: the real web's timeouts
+    /// ([`FetchConfig::replay`]), so a slow answer is waited for as a
+    /// crawl of the real web would.
+    Distant,
 }
+
+/// Log-normal sigma of `--websim-latency` (half of it, in variance, the
+/// host's own median): a tenth of the answers take more than 3.6 times
+/// the median, one in a hundred more than 10 times.
+pub(crate) const WEBSIM_LATENCY_SIGMA: f64 = 1.0;
 
 /// A web served on loopback for one crawl: the embedded websim or a
 /// replayed corpus, behind the one [`Site`] interface.
@@ -331,14 +350,24 @@ pub(crate) struct Served {
 
 impl Served {
     pub(crate) async fn start(site: Arc<dyn Site>, kind: ServedKind) -> Result<Self, AppError> {
+        Self::start_with(site, kind, Latency::NONE).await
+    }
+
+    /// [`Served::start`], answering after `latency`.
+    pub(crate) async fn start_with(
+        site: Arc<dyn Site>,
+        kind: ServedKind,
+        latency: Latency,
+    ) -> Result<Self, AppError> {
         let what = match kind {
             ServedKind::Websim => "websim",
             ServedKind::Replay => "corpus",
+            ServedKind::Distant => "websim with latency",
         };
         let addr = "127.0.0.1:0"
             .parse()
             .map_err(|_| AppError::Input("bad address".into()))?;
-        let handle = focus_websim::serve(site.clone(), addr)
+        let handle = focus_websim::serve_with(site.clone(), addr, latency)
             .await
             .map_err(|e| AppError::Input(e.to_string()))?;
         tracing::info!(
@@ -369,7 +398,7 @@ impl Served {
         };
         Ok(match self.kind {
             ServedKind::Websim => FetchConfig::loopback(vec![rule]),
-            ServedKind::Replay => FetchConfig::replay(vec![rule]),
+            ServedKind::Replay | ServedKind::Distant => FetchConfig::replay(vec![rule]),
         })
     }
 

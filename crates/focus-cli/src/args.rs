@@ -66,6 +66,18 @@ pub struct CrawlArgs {
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY, value_name = "N")]
     pub concurrency: usize,
 
+    /// How fetches keep going: `batches` (default) pops a batch of
+    /// `--concurrency` URLs, applies its pages in the order they were popped
+    /// and pops the next batch when the last one is applied, on a logical
+    /// clock, so the same seed gives the same crawl page for page; `stream`
+    /// pops a URL whenever one of the `--concurrency` slots is free and
+    /// applies each page as it arrives, on the real clock, so one slow
+    /// server holds only its own slot (faster on the real web, where a
+    /// batch of 32 often waits for one slow server; the order then depends
+    /// on how fetches interleave).
+    #[arg(long, value_enum, default_value_t = FlowArg::Batches, value_name = "FLOW")]
+    pub flow: FlowArg,
+
     /// Run the distiller (relevance-weighted HITS over the crawled graph)
     /// every N pages and raise the unvisited citations of its top hubs to
     /// the highest priority; past 10 N pages, whenever the crawl has grown
@@ -143,6 +155,15 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100), conflicts_with = "examples")]
     pub websim_page_faults: Option<u8>,
 
+    /// Answer the embedded websim's requests after a delay, as servers
+    /// across the internet do: log-normal, this median in milliseconds,
+    /// sigma 1 (half of it, in variance, the host's own median, half the
+    /// page's), the same delay for a URL every run; the crawl then waits
+    /// as on the real web (its timeouts: 20 s to the first byte). Default:
+    /// none (loopback speed).
+    #[arg(long, value_name = "MS", conflicts_with = "examples")]
+    pub websim_latency: Option<u64>,
+
     /// Queued URLs kept in memory: beyond N the frontier files URLs in its
     /// disk-backed cold tier under `--out` (for crawls whose frontier
     /// outgrows memory; the crawl's order is the same). Default: all in
@@ -200,6 +221,16 @@ pub enum DispatchArg {
     Promising,
     /// Every batch filled however poor its URLs.
     Fill,
+}
+
+/// `--flow`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum FlowArg {
+    /// Batches applied in pop order on a logical clock (reproducible).
+    #[default]
+    Batches,
+    /// A slot refilled as soon as its page arrives, on the real clock.
+    Stream,
 }
 
 /// `--order`.

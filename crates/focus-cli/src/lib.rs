@@ -36,7 +36,8 @@ mod context;
 mod plan;
 
 pub use args::{
-    parse_duration, BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg,
+    parse_duration, BaselineArg, ChildPriorityArg, CrawlArgs, DispatchArg, FlowArg, OrderArg,
+    RelevanceArg,
 };
 pub use bingo::{
     Admit, BingoArgs, BingoPlan, BingoPlanError, SearchArgs, DEFAULT_ARCHETYPES,

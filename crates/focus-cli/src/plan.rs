@@ -3,9 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use focus_core::{defaults, ChildPriority, Crawler, Dispatch, Relevance, SoftOrder, Strategy};
+use focus_core::{
+    defaults, ChildPriority, Crawler, Dispatch, Flow, Relevance, SoftOrder, Strategy,
+};
 
-use crate::args::{BaselineArg, CrawlArgs, DispatchArg, OrderArg, RelevanceArg};
+use crate::args::{BaselineArg, CrawlArgs, DispatchArg, FlowArg, OrderArg, RelevanceArg};
 
 /// Where the taxonomy, examples and seeds come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +27,9 @@ pub enum TopicSource {
         /// Percentage of pages broken on otherwise healthy hosts
         /// (`--websim-page-faults`; default none).
         page_faults: Option<u8>,
+        /// Median delay of the websim's answers in milliseconds, as servers
+        /// across the internet (`--websim-latency`; default none).
+        latency_ms: Option<u64>,
     },
     /// Replay a recorded, labelled corpus on loopback (`--corpus`) and
     /// crawl it; its ground truth is wired in for evaluation only.
@@ -61,6 +66,7 @@ impl TopicSource {
             pages: None,
             dead_links: None,
             page_faults: None,
+            latency_ms: None,
         }
     }
 
@@ -112,6 +118,9 @@ pub struct CrawlPlan {
     /// URLs fetched at once (one batch; a host with a politeness interval
     /// gives at most one of them).
     pub concurrency: usize,
+    /// Batches on the logical clock (reproducible) or a stream on the real
+    /// clock (`--flow`).
+    pub flow: Flow,
     /// Pages between two distillations.
     pub distill_every: u64,
     /// The crawler and its dispatch rule: the binary's own crawler, or
@@ -192,6 +201,7 @@ impl CrawlPlan {
             max_pages: DEFAULT_MAX_PAGES,
             time_limit: None,
             concurrency: DEFAULT_CONCURRENCY,
+            flow: Flow::Batches,
             distill_every: DEFAULT_DISTILL_EVERY,
             strategy: Strategy::of(Crawler::SOFT),
             frontier_memory: None,
@@ -250,6 +260,7 @@ impl CrawlPlan {
                 pages: a.websim_pages,
                 dead_links: a.websim_dead_links,
                 page_faults: a.websim_page_faults,
+                latency_ms: a.websim_latency,
             },
         };
         let strategy = strategy(a, own)?;
@@ -260,6 +271,10 @@ impl CrawlPlan {
             max_pages: a.max_pages,
             time_limit: a.time_limit,
             concurrency: a.concurrency,
+            flow: match a.flow {
+                FlowArg::Batches => Flow::Batches,
+                FlowArg::Stream => Flow::Stream,
+            },
             distill_every: a.distill_every,
             strategy,
             frontier_memory: a.frontier_memory,
@@ -362,6 +377,26 @@ mod tests {
         assert_eq!(p.concurrency, 32);
         assert_eq!(p.distill_every, 1000);
         assert_eq!(p.strategy, Strategy::of(Crawler::SOFT));
+        assert_eq!(p.flow, Flow::Batches, "reproducible unless asked");
+    }
+
+    #[test]
+    fn a_stream_on_a_websim_with_latency() {
+        let p = plan(&["--flow", "stream", "--websim-latency", "300"]).unwrap();
+        assert_eq!(p.flow, Flow::Stream);
+        assert!(matches!(
+            p.source,
+            TopicSource::Websim {
+                latency_ms: Some(300),
+                ..
+            }
+        ));
+        assert_eq!(plan(&["--flow", "batches"]).unwrap().flow, Flow::Batches);
+        assert!(Cli::try_parse_from(["bin", "--flow", "fast"]).is_err());
+        assert!(
+            Cli::try_parse_from(["bin", "--examples", "ex", "--websim-latency", "9"]).is_err(),
+            "a user's own web has its own latency"
+        );
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub use contract::{Duplicate, DuplicateKind, PageLine, StopReason, Summary, Text
 pub use hash::{mix64, IdHasher, IdHashing};
 pub use ids::{DomainKey, HostKey, PageId};
 pub use strategy::{
-    defaults, ChildPriority, Crawler, Dispatch, FeatureSpace, Relevance, SoftOrder, Strategy,
+    defaults, ChildPriority, Crawler, Dispatch, FeatureSpace, Flow, Relevance, SoftOrder, Strategy,
 };
 pub use taxonomy::{Mark, Taxonomy, TaxonomyBuilder, TaxonomyError, TopicId};
 pub use taxonomy_file::{parse_taxonomy, FileErrorKind, TaxonomyFileError};

@@ -137,6 +137,23 @@ pub enum Dispatch {
     Fill,
 }
 
+/// How the crawl keeps its fetches going.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flow {
+    /// Batches on a logical clock: a batch of URLs is popped, fetched and
+    /// applied in pop order, and the next is popped when the last page is
+    /// applied, so the same seed gives the same crawl page for page; a
+    /// batch lasts as long as its slowest fetch.
+    #[default]
+    Batches,
+    /// A stream on the real clock: a URL is popped whenever one of the
+    /// batch's slots is free, and each page is applied as it arrives, so
+    /// a slow fetch holds only its own slot; the order then depends on
+    /// how fetches interleave (not reproducible page for page).
+    Stream,
+}
+
 /// How the classifier turns a page into its relevance R.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use focus_core::{defaults, Dispatch};
+use focus_core::{defaults, Dispatch, Flow};
 
 use crate::stagnation::StagnationConfig;
 
@@ -17,7 +17,7 @@ pub struct CrawlConfig {
     pub max_pages: u64,
     /// Stop after this long.
     pub time_limit: Option<Duration>,
-    /// URLs fetched concurrently per batch.
+    /// URLs fetched concurrently: one batch, or the stream's slots.
     pub batch: usize,
     /// Distil every this many pages (policies that use the distiller);
     /// past ten such intervals, whenever the crawl has grown by a tenth.
@@ -40,6 +40,10 @@ pub struct CrawlConfig {
     /// such URLs exist, and waits for their hosts' politeness intervals
     /// rather than spend fetches on worse ones.
     pub dispatch: Dispatch,
+    /// Batches on the logical clock (default: the same seed gives the same
+    /// crawl) or a stream on the real clock (a slow fetch holds only its
+    /// own slot).
+    pub flow: Flow,
     /// Queued URLs the frontier keeps in memory; beyond it they go to its
     /// disk-backed cold tier (`None`: all in memory). Changes memory only,
     /// never the crawl's order.
@@ -73,6 +77,7 @@ impl CrawlConfig {
             window: defaults::HARVEST_WINDOW,
             stagnation: StagnationConfig::default(),
             dispatch: Dispatch::default(),
+            flow: Flow::default(),
             frontier_memory: None,
             max_tries: defaults::MAX_TRIES,
             stop: Arc::new(AtomicBool::new(false)),

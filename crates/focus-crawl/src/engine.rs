@@ -1,50 +1,35 @@
 //! The crawl loop, in named steps: [`open`] the output directory and the
-//! store, seed a fresh crawl or resume a stored one, then run
-//! [`one_batch`] (pop, fetch → analyse on the pipeline, apply in pop order)
-//! and [`distil_and_raise`] between batches until a stop rule holds, and
-//! [`summarise`]. The stages live in their own modules and never import
-//! this one.
+//! store, seed a fresh crawl or resume a stored one, then run [`batches`]
+//! ([`one_batch`]: pop, fetch → analyse on the pipeline, apply in pop
+//! order; then the store's commit and the distiller when due) until a stop
+//! rule holds, or the stream of `stream.rs` under [`Flow::Stream`], and
+//! [`summarise`]. The steps both loops take are `loop_steps.rs`. The
+//! stages live in their own modules and never import this one.
 
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use focus_core::StopReason;
+use focus_core::{Flow, StopReason};
 use focus_eval::Summary;
 use focus_fetch::DuplicateDetector;
 use focus_frontier::Frontier;
 use focus_store::Store;
 
-use crate::apply::{apply, CrawlState, Rules, NEAR_DUPLICATE_BITS};
+use crate::apply::{CrawlState, Rules, NEAR_DUPLICATE_BITS};
 use crate::config::CrawlConfig;
 use crate::crawl_graph::CrawlGraph;
 use crate::dispatch::{self, Next, TICK_MS};
-use crate::distill_step::{self, distill, next_distillation};
+use crate::distill_step::{self, distill};
 use crate::error::CrawlError;
 use crate::link_value::LinkKind;
-use crate::observer::{Observer, Progress};
+use crate::loop_steps::{count_dispatch, on_page, Cadence, Ends, TOP_K};
+use crate::observer::Observer;
 use crate::output::{self, PagesLog, TextLog};
 use crate::parts::{Parts, Split};
 use crate::pipeline::{Busy, PageStages, Pipeline};
-use crate::policy::Policy;
 use crate::resume;
 use crate::scorer::Scorer;
-use crate::stored_form::{HELD_KEY, SEARCHED_KEY};
+use crate::stored_form::CLOCK_KEY;
 use crate::tally::Tally;
-
-/// The run-metadata key of the logical time of the last applied batch.
-const CLOCK_KEY: &str = "clock_ms";
-
-/// Hubs and authorities written to `hubs.tsv` and `authorities.tsv`.
-const TOP_K: usize = 100;
-
-/// The store's open group is committed once this long has passed since its
-/// last commit, at the end of a batch. A commit is a sled transaction with
-/// two log syncs whatever its size, which once per batch showed in a fast
-/// crawl's wall time (the 10,000-page peer benchmark of `cargo xtask
-/// bench`), while a crash loses sled's unflushed window (up to 500 ms)
-/// anyway. A crawl whose batches take longer than this still commits every
-/// batch.
-const COMMIT_EVERY: Duration = Duration::from_millis(100);
 
 /// Runs a crawl to its end and writes the output contract.
 pub async fn run(
@@ -84,78 +69,46 @@ pub async fn run(
         max_tries: cfg.max_tries.max(1),
     };
     let mut pipeline = Pipeline::start(PageStages::new(analysis.clone()), cfg.batch);
-    let mut stopped_because = StopReason::MaxPages;
-    let mut next_distil = next_distillation(st.tally.fetched, cfg.distill_every);
-    let mut last_commit = Instant::now();
-    // The logical clock goes on from the last batch of a resumed crawl, so
-    // hosts cool as they did.
-    let mut tick: u64 = match st.store.get_meta::<u64>(CLOCK_KEY)? {
-        Some(at) if cfg.resume => at / TICK_MS + 1,
-        _ => 0,
+    let mut cadence = Cadence::new(st.tally.fetched, cfg.distill_every);
+    // The clock goes on from the last batch of a resumed crawl, so hosts
+    // cool as they did.
+    let resumed_at = match st.store.get_meta::<u64>(CLOCK_KEY)? {
+        Some(at) if cfg.resume => Some(at),
+        _ => None,
     };
-    while st.tally.fetched < cfg.max_pages {
-        if cfg.stop.load(Ordering::Relaxed) {
-            stopped_because = StopReason::Interrupted;
-            break;
+    let ends = Ends {
+        cfg: &cfg,
+        policy: policy.as_ref(),
+        started,
+    };
+    let stopped_because = match cfg.flow {
+        Flow::Batches => {
+            let tick = resumed_at.map_or(0, |at| at / TICK_MS + 1);
+            batches(
+                &rules,
+                &mut st,
+                &mut pipeline,
+                &ends,
+                &mut cadence,
+                tick,
+                observer,
+            )
+            .await?
         }
-        if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
-            stopped_because = StopReason::TimeLimit;
-            break;
+        Flow::Stream => {
+            let clock = resumed_at.map_or(0, |at| at + TICK_MS);
+            crate::stream::run(
+                &rules,
+                &mut st,
+                &mut pipeline,
+                &ends,
+                &mut cadence,
+                clock,
+                observer,
+            )
+            .await?
         }
-        let searching = dispatch::searching(
-            cfg.dispatch,
-            policy.uses_link_model(),
-            st.tally.judged_relevant,
-            st.tally.fetched,
-        );
-        let room = dispatch::room(cfg.batch, cfg.max_pages - st.tally.fetched, searching);
-        let now = tick * TICK_MS;
-        let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
-        let next = dispatch::next_batch(&mut st.frontier, now, room, floor);
-        if let Next::Batch { held: true, .. } | Next::WaitUntil { held: true, .. } = next {
-            st.tally.held += 1;
-            st.store.put_meta(HELD_KEY, &st.tally.held)?;
-        }
-        let batch = match next {
-            Next::Batch { urls, .. } => urls,
-            Next::WaitUntil { at, .. } => {
-                tick = at.div_ceil(TICK_MS);
-                continue;
-            }
-            Next::Exhausted => {
-                stopped_because = StopReason::FrontierEmpty;
-                break;
-            }
-        };
-        tick += 1;
-        if searching {
-            st.tally.searched += batch.len() as u64;
-            st.store.put_meta(SEARCHED_KEY, &st.tally.searched)?;
-        }
-        one_batch(
-            &rules,
-            &mut st,
-            &mut pipeline,
-            &batch,
-            now,
-            started,
-            observer,
-        )
-        .await?;
-        st.store.put_meta(CLOCK_KEY, &now)?;
-        if last_commit.elapsed() >= COMMIT_EVERY {
-            // The batches' writes since the last commit reach the store in
-            // one transaction.
-            st.store.commit()?;
-            last_commit = Instant::now();
-        }
-        let fetched = st.tally.fetched;
-        if policy.uses_distiller() && fetched >= next_distil {
-            next_distil = next_distillation(fetched, cfg.distill_every);
-            let note = distil_and_raise(policy.as_ref(), &mut st, cfg.hub_percentile)?;
-            observer.note(&note);
-        }
-    }
+    };
     let busy = pipeline.busy();
     pipeline.shutdown().await;
     st.log.flush()?;
@@ -164,6 +117,44 @@ pub async fn run(
     }
     st.store.flush()?;
     summarise(&cfg, &st, &rules, stopped_because, started, busy)
+}
+
+/// The batch loop ([`Flow::Batches`]): pops a batch on the logical clock
+/// (tick `tick` first), runs it through the pipeline, applies it in pop
+/// order, and goes on until a stop rule holds.
+async fn batches(
+    rules: &Rules<'_>,
+    st: &mut CrawlState,
+    pipeline: &mut Pipeline,
+    ends: &Ends<'_>,
+    cadence: &mut Cadence,
+    mut tick: u64,
+    observer: &mut dyn Observer,
+) -> Result<StopReason, CrawlError> {
+    let cfg = ends.cfg;
+    while st.tally.fetched < cfg.max_pages {
+        if let Some(reason) = ends.stop_now() {
+            return Ok(reason);
+        }
+        let searching = ends.searching(st);
+        let room = dispatch::room(cfg.batch, cfg.max_pages - st.tally.fetched, searching);
+        let now = tick * TICK_MS;
+        let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
+        let next = dispatch::next_batch(&mut st.frontier, now, room, floor);
+        count_dispatch(st, &next, searching)?;
+        let batch = match next {
+            Next::Batch { urls, .. } => urls,
+            Next::WaitUntil { at, .. } => {
+                tick = at.div_ceil(TICK_MS);
+                continue;
+            }
+            Next::Exhausted => return Ok(StopReason::FrontierEmpty),
+        };
+        tick += 1;
+        one_batch(rules, st, pipeline, &batch, now, ends.started, observer).await?;
+        cadence.after_pages(ends, st, now, observer)?;
+    }
+    Ok(StopReason::MaxPages)
 }
 
 /// Opens the output directory, the store (refusing to overwrite a crawl
@@ -225,42 +216,9 @@ async fn one_batch(
     let cited = crate::cited::for_batch(rules.analysis, &st.store, batch)?;
     pipeline
         .process(batch, cited, |c, j| {
-            apply(rules, st, c, &j, now)?;
-            observer.page(&Progress {
-                pages: st.tally.fetched,
-                harvest_ma: st.tally.tracker.moving_average(),
-                pages_per_s: st.tally.fetched as f64 / started.elapsed().as_secs_f64().max(1e-9),
-                frontier: st.frontier.len() as u64,
-            });
-            if let Some(report) = st.tally.new_diagnosis(&rules.analysis.taxonomy) {
-                observer.note(report);
-                tracing::warn!("{report}");
-            }
-            Ok(())
+            on_page(rules, st, c, &j, now, started, observer)
         })
         .await
-}
-
-/// Distils the crawl graph and raises the unvisited citations of the top
-/// hubs to the policy's rule for them ([`Policy::hub_citation`]: the
-/// highest priority for the papers' rules; persisted, so a resumed crawl
-/// keeps them); returns the note to show.
-fn distil_and_raise(
-    policy: &dyn Policy,
-    st: &mut CrawlState,
-    hub_percentile: f64,
-) -> Result<String, CrawlError> {
-    let started = Instant::now();
-    let d = distill(&st.graph, TOP_K, hub_percentile)?;
-    let rule = policy.hub_citation(&st.tally.links);
-    let raised = crate::rescore::raise_hub_citations(st, &rule, &d.missed)?;
-    let (nodes, edges) = st.graph.size();
-    Ok(format!(
-        "distilled at {} pages ({nodes} pages and {edges} links in the graph) in {} ms: {} hubs, {raised} unvisited hub citations raised",
-        st.tally.fetched,
-        started.elapsed().as_millis(),
-        d.hubs.len()
-    ))
 }
 
 /// Writes the final outputs (hubs, authorities, summary, harvest plot)
@@ -347,6 +305,7 @@ mod tests {
     use focus_text::SparseVec;
 
     use super::*;
+    use crate::observer::Progress;
     use crate::policy::SoftFocus;
 
     struct Unsure;

@@ -104,6 +104,7 @@ pub mod host_health;
 mod judge;
 mod lessons;
 pub mod link_value;
+mod loop_steps;
 mod observer;
 mod output;
 pub mod parents;
@@ -119,6 +120,7 @@ mod scorer;
 mod siblings;
 pub mod stagnation;
 mod stored_form;
+mod stream;
 mod tally;
 
 pub use config::CrawlConfig;

@@ -19,6 +19,7 @@
 //!
 //! Must not touch the frontier or the store (the engine's `apply` does).
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -111,18 +112,26 @@ impl Stages for PageStages {
     }
 }
 
-/// One URL of a batch and the anchor texts of the links to it that the
-/// crawl has seen (empty unless the crawl keeps them).
+/// One URL sent to the pipeline (numbered in the order it was sent) and
+/// the anchor texts of the links to it that the crawl has seen (empty
+/// unless the crawl keeps them).
 struct Job {
+    seq: u64,
     candidate: Candidate,
     cited: Vec<String>,
 }
 
-/// The running stages. Dropping it closes the batch channel; the stages
+/// A judged page as it leaves the pipeline: its job's number, its
+/// candidate and the page.
+type Arrival = (u64, Candidate, Judged);
+
+/// The running stages. Dropping it closes the job channel; the stages
 /// then finish their current work and stop.
 pub(crate) struct Pipeline {
-    batches: mpsc::Sender<Vec<Job>>,
-    judged: mpsc::Receiver<(usize, Judged)>,
+    jobs: mpsc::Sender<Vec<Job>>,
+    judged: mpsc::Receiver<Arrival>,
+    /// The number the next job sent gets.
+    next_seq: u64,
     stages: [JoinHandle<()>; 2],
     ask_parents: AskParents,
     /// Nanoseconds the judging threads have spent judging.
@@ -140,20 +149,20 @@ pub(crate) struct Busy {
 }
 
 impl Pipeline {
-    /// Starts the stages for batches of at most `batch` URLs; every channel
-    /// is bounded (one batch waiting to be fetched, `batch` pages between
-    /// each later pair of stages).
-    pub(crate) fn start<S: Stages>(stages: S, batch: usize) -> Self {
+    /// Starts the stages for at most `in_flight` URLs at a time; every
+    /// channel is bounded (one set of URLs waiting to be fetched,
+    /// `in_flight` pages between each later pair of stages).
+    pub(crate) fn start<S: Stages>(stages: S, in_flight: usize) -> Self {
         let stages = Arc::new(stages);
         let asker = stages.clone();
         let ask_parents: AskParents = Arc::new(move |page: &Judged| asker.ask_parents(page));
-        let cap = batch.max(1);
-        let (batches, batch_rx) = mpsc::channel::<Vec<Job>>(1);
+        let cap = in_flight.max(1);
+        let (jobs, jobs_rx) = mpsc::channel::<Vec<Job>>(1);
         let (fetched_tx, fetched_rx) = mpsc::channel(cap);
         let (judged_tx, judged) = mpsc::channel(cap);
         let judging = Arc::new(AtomicU64::new(0));
         let stages = [
-            tokio::spawn(fetch_stage(stages.clone(), batch_rx, fetched_tx)),
+            tokio::spawn(fetch_stage(stages.clone(), jobs_rx, fetched_tx)),
             tokio::spawn(analyse_stage(
                 stages,
                 fetched_rx,
@@ -162,8 +171,9 @@ impl Pipeline {
             )),
         ];
         Self {
-            batches,
+            jobs,
             judged,
+            next_seq: 0,
             stages,
             ask_parents,
             judging,
@@ -179,46 +189,87 @@ impl Pipeline {
         }
     }
 
+    /// Sends `urls` to be fetched and judged; `cited[i]` holds the anchor
+    /// texts of the links to `urls[i]` the crawl has seen (missing: none).
+    /// Their fetches start at once, beside any still in flight. Returns
+    /// the number of the first.
+    pub(crate) async fn submit(
+        &mut self,
+        urls: Vec<Candidate>,
+        cited: Vec<Vec<String>>,
+    ) -> Result<u64, CrawlError> {
+        let first = self.next_seq;
+        let mut cited = cited.into_iter();
+        let jobs: Vec<Job> = urls
+            .into_iter()
+            .map(|candidate| {
+                let seq = self.next_seq;
+                self.next_seq += 1;
+                Job {
+                    seq,
+                    candidate,
+                    cited: cited.next().unwrap_or_default(),
+                }
+            })
+            .collect();
+        self.jobs.send(jobs).await.map_err(|_| stopped())?;
+        Ok(first)
+    }
+
+    /// The next judged page, in the order pages finish (cancel safe: a
+    /// page is taken only when this returns). Ask for its parents with
+    /// [`Pipeline::with_parents`] before applying it.
+    pub(crate) async fn arrival(&mut self) -> Result<(Candidate, Judged), CrawlError> {
+        let (_, c, page) = self.judged.recv().await.ok_or_else(stopped)?;
+        Ok((c, page))
+    }
+
+    /// `page` with its parents, if the crawl asks for them.
+    pub(crate) async fn with_parents(&self, mut page: Judged) -> Judged {
+        if let Some(request) = (self.ask_parents)(&page) {
+            page.parents = Some(request.await);
+        }
+        page
+    }
+
+    /// Runs `apply`, counting its time as the sequential stage's.
+    pub(crate) fn timed<T>(&mut self, apply: impl FnOnce() -> T) -> T {
+        let started = Instant::now();
+        let out = apply();
+        self.applying += started.elapsed();
+        out
+    }
+
     /// Fetches, analyses and classifies `batch`, calling `apply(c, page)`
     /// for each candidate `c` and its page in pop order, as soon as the page
     /// and every page before it are judged (and its parents have come, if
     /// it asked for them). `cited[i]` holds the anchor texts of the links
-    /// to `batch[i]` the crawl has seen (missing: none). After an error the
-    /// rest of the batch may still be in flight: shut the pipeline down.
+    /// to `batch[i]` the crawl has seen (missing: none). Nothing else may be
+    /// in flight. After an error the rest of the batch may still be in
+    /// flight: shut the pipeline down.
     pub(crate) async fn process(
         &mut self,
         batch: &[Candidate],
         cited: Vec<Vec<String>>,
         mut apply: impl FnMut(&Candidate, Judged) -> Result<(), CrawlError>,
     ) -> Result<(), CrawlError> {
-        let stopped = || CrawlError::Output("the fetch/analyse pipeline stopped".into());
-        let mut cited = cited.into_iter();
-        let jobs = batch
-            .iter()
-            .map(|c| Job {
-                candidate: c.clone(),
-                cited: cited.next().unwrap_or_default(),
-            })
-            .collect();
-        self.batches.send(jobs).await.map_err(|_| stopped())?;
+        let first = self.submit(batch.to_vec(), cited).await?;
         let mut waiting: Vec<Option<Judged>> = (0..batch.len()).map(|_| None).collect();
         let mut next = 0;
         while next < batch.len() {
-            let (i, page) = self.judged.recv().await.ok_or_else(stopped)?;
-            if let Some(slot) = waiting.get_mut(i) {
+            let (seq, _, page) = self.judged.recv().await.ok_or_else(stopped)?;
+            let slot = usize::try_from(seq - first)
+                .ok()
+                .and_then(|i| waiting.get_mut(i));
+            if let Some(slot) = slot {
                 *slot = Some(page);
             }
-            while let (Some(c), Some(mut page)) = (
+            while let (Some(c), Some(page)) = (
                 batch.get(next),
                 waiting.get_mut(next).and_then(Option::take),
             ) {
-                if let Some(request) = (self.ask_parents)(&page) {
-                    page.parents = Some(request.await);
-                }
-                let started = Instant::now();
-                let applied = apply(c, page);
-                self.applying += started.elapsed();
-                applied?;
+                let page = self.with_parents(page).await;
+                self.timed(|| apply(c, page))?;
                 next += 1;
             }
         }
@@ -228,14 +279,12 @@ impl Pipeline {
     /// Stops the stages and waits for them.
     pub(crate) async fn shutdown(self) {
         let Self {
-            batches,
+            jobs,
             judged,
             stages,
-            ask_parents: _,
-            judging: _,
-            applying: _,
+            ..
         } = self;
-        drop(batches);
+        drop(jobs);
         drop(judged);
         for stage in stages {
             let _ = stage.await;
@@ -243,37 +292,48 @@ impl Pipeline {
     }
 }
 
-/// Fetches each batch concurrently and passes every outcome on as soon as
-/// it arrives. A fetch task that dies still yields an outcome (an error),
-/// so the engine never waits for a page that will not come.
+/// The error of a pipeline whose stages have stopped.
+fn stopped() -> CrawlError {
+    CrawlError::Output("the fetch/analyse pipeline stopped".into())
+}
+
+/// Fetches every URL it is sent concurrently, those of later sends beside
+/// those still in flight, and passes every outcome on as soon as it
+/// arrives. A fetch task that dies still yields an outcome (an error), so
+/// the engine never waits for a page that will not come.
 async fn fetch_stage<S: Stages>(
     stages: Arc<S>,
-    mut batches: mpsc::Receiver<Vec<Job>>,
-    out: mpsc::Sender<(usize, Job, FetchOutcome)>,
+    mut jobs: mpsc::Receiver<Vec<Job>>,
+    out: mpsc::Sender<(Job, FetchOutcome)>,
 ) {
-    while let Some(batch) = batches.recv().await {
-        let mut tasks = JoinSet::new();
-        for (i, job) in batch.iter().enumerate() {
-            let (stages, c) = (stages.clone(), job.candidate.clone());
-            tasks.spawn(async move { (i, stages.fetch(&c).await) });
-        }
-        // Each job leaves with its outcome; those left had no answer.
-        let mut unanswered: Vec<Option<Job>> = batch.into_iter().map(Some).collect();
-        while let Some(done) = tasks.join_next().await {
-            let Ok((i, outcome)) = done else { continue };
-            if let Some(c) = unanswered.get_mut(i).and_then(Option::take) {
-                if out.send((i, c, outcome)).await.is_err() {
-                    return;
+    let mut tasks = JoinSet::new();
+    // Each job leaves with its outcome, found by its fetch task's id.
+    let mut in_flight: HashMap<tokio::task::Id, Job> = HashMap::new();
+    let mut open = true;
+    loop {
+        tokio::select! {
+            sent = jobs.recv(), if open => match sent {
+                Some(sent) => {
+                    for job in sent {
+                        let (stages, c) = (stages.clone(), job.candidate.clone());
+                        let task = tasks.spawn(async move { stages.fetch(&c).await });
+                        in_flight.insert(task.id(), job);
+                    }
                 }
-            }
-        }
-        for (i, c) in unanswered.into_iter().enumerate() {
-            if let Some(c) = c {
-                let lost = Err(FetchError::Protocol("fetch task failed".into()));
-                if out.send((i, c, lost)).await.is_err() {
-                    return;
+                None => open = false,
+            },
+            Some(done) = tasks.join_next_with_id() => {
+                let (id, outcome) = match done {
+                    Ok((id, outcome)) => (id, outcome),
+                    Err(e) => (e.id(), Err(FetchError::Protocol("fetch task failed".into()))),
+                };
+                if let Some(job) = in_flight.remove(&id) {
+                    if out.send((job, outcome)).await.is_err() {
+                        return;
+                    }
                 }
-            }
+            },
+            else => return,
         }
     }
 }
@@ -282,11 +342,11 @@ async fn fetch_stage<S: Stages>(
 /// the time it takes to `judging`; the judged page goes on to the engine.
 async fn analyse_stage<S: Stages>(
     stages: Arc<S>,
-    mut fetched: mpsc::Receiver<(usize, Job, FetchOutcome)>,
-    out: mpsc::Sender<(usize, Judged)>,
+    mut fetched: mpsc::Receiver<(Job, FetchOutcome)>,
+    out: mpsc::Sender<Arrival>,
     judging: Arc<AtomicU64>,
 ) {
-    while let Some((i, job, outcome)) = fetched.recv().await {
+    while let Some((job, outcome)) = fetched.recv().await {
         let (stages, out, judging) = (stages.clone(), out.clone(), judging.clone());
         rayon::spawn(move || {
             let started = Instant::now();
@@ -294,7 +354,7 @@ async fn analyse_stage<S: Stages>(
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             judging.fetch_add(nanos, Ordering::Relaxed);
             // The engine has gone (an error ended the crawl): nothing to do.
-            let _ = out.blocking_send((i, page));
+            let _ = out.blocking_send((job.seq, job.candidate, page));
         });
     }
 }
@@ -466,5 +526,75 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(5), pipeline.shutdown())
             .await
             .unwrap();
+    }
+
+    /// Fetches that end at once, but for URLs containing `slow`, which
+    /// wait until the test lets them go.
+    struct OneSlow {
+        go: Arc<tokio::sync::Notify>,
+    }
+
+    impl Stages for OneSlow {
+        fn fetch(&self, c: &Candidate) -> impl Future<Output = FetchOutcome> + Send {
+            let (url, go) = (c.url.to_string(), self.go.clone());
+            async move {
+                if url.contains("slow") {
+                    go.notified().await;
+                }
+                Err(FetchError::Protocol(format!("fetched {url}")))
+            }
+        }
+
+        fn judge(&self, c: &Candidate, _: &[String], _: &FetchOutcome) -> Judged {
+            judge::failed(c, 0, String::new(), focus_fetch::Retry::Never)
+        }
+    }
+
+    /// What the stream loop relies on: pages leave as they arrive, and URLs
+    /// sent later are fetched while an earlier one is still in flight. A
+    /// fetch that never ends until the rest have arrived would hold a
+    /// batch applied in pop order for good.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_slow_fetch_holds_only_its_own_slot() {
+        let go = Arc::new(tokio::sync::Notify::new());
+        let mut pipeline = Pipeline::start(OneSlow { go: go.clone() }, 4);
+        let mut first = batch("slow", 1);
+        first.extend(batch("a", 3));
+        let urls =
+            |b: &[Candidate]| -> Vec<String> { b.iter().map(|c| c.url.to_string()).collect() };
+        let (slow, rest) = (first[0].url.to_string(), urls(&first[1..]));
+        let later = batch("b", 2);
+        let arrived = tokio::time::timeout(Duration::from_secs(10), async {
+            pipeline.submit(first, Vec::new()).await.unwrap();
+            let mut got = Vec::new();
+            for _ in 0..3 {
+                got.push(pipeline.arrival().await.unwrap().0.url.to_string());
+            }
+            // The slow fetch is still in flight; a later send goes past it.
+            pipeline.submit(later.clone(), Vec::new()).await.unwrap();
+            for _ in 0..2 {
+                got.push(pipeline.arrival().await.unwrap().0.url.to_string());
+            }
+            go.notify_one();
+            got.push(pipeline.arrival().await.unwrap().0.url.to_string());
+            got
+        })
+        .await
+        .expect("every page arrives");
+        let mut early = arrived[..3].to_vec();
+        early.sort();
+        let mut want = rest.clone();
+        want.sort();
+        assert_eq!(early, want, "the first send's fast pages came first");
+        let mut next = arrived[3..5].to_vec();
+        next.sort();
+        let mut want = urls(&later);
+        want.sort();
+        assert_eq!(
+            next, want,
+            "the later send's pages came before the slow one"
+        );
+        assert_eq!(arrived[5], slow);
+        pipeline.shutdown().await;
     }
 }

@@ -38,6 +38,11 @@ pub(crate) fn stored_features(q: &QueuedUrl) -> Box<[u32]> {
     apprentice::from_bytes(q.extra.get(8..).unwrap_or_default())
 }
 
+/// The run-metadata key of the clock's time at the last applied batch
+/// (logical, or the stream's real clock), so a resumed crawl's hosts cool
+/// as they did.
+pub(crate) const CLOCK_KEY: &str = "clock_ms";
+
 /// The run-metadata key of [`crate::tally::Tally::held`], so a resumed
 /// crawl counts on.
 pub(crate) const HELD_KEY: &str = "held_for_promising";

@@ -24,6 +24,7 @@ fn dead_link_web() -> TopicSource {
         pages: None,
         dead_links: Some(80),
         page_faults: None,
+        latency_ms: None,
     }
 }
 

@@ -19,6 +19,7 @@ mod dead_links;
 mod fault_isolation;
 mod mirror_https;
 mod nginx_site;
+mod stream_crawl;
 mod user_web;
 mod websim_crawl;
 mod websim_text;

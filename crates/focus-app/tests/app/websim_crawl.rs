@@ -322,6 +322,7 @@ async fn a_mirrored_page_is_marked_a_duplicate_and_not_expanded() {
             pages: None,
             dead_links: None,
             page_faults: None,
+            latency_ms: None,
         },
         ..base
     };
@@ -405,6 +406,7 @@ async fn a_websim_too_small_to_train_on_says_so_and_what_to_do() {
         pages: Some(2_000),
         dead_links: None,
         page_faults: None,
+        latency_ms: None,
     };
     let plan = CrawlPlan {
         max_pages: 5,

@@ -114,6 +114,7 @@ pub(super) async fn crawl(
         pages: None,
         dead_links: None,
         page_faults: None,
+        latency_ms: None,
     };
     let plan = CrawlPlan {
         max_pages: cfg.pages,

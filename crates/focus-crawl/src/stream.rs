@@ -1,0 +1,119 @@
+//! The engine's stream loop ([`focus_core::Flow::Stream`]): as many
+//! fetches in flight as the batch has slots, a URL popped whenever a slot
+//! is free, and each page applied as it arrives, on the real clock.
+//!
+//! The batch loop waits for a batch's slowest fetch before it pops again,
+//! which on a loopback web costs little and keeps a seeded crawl the same
+//! crawl page for page; on the real web a batch of 32 often holds one slow
+//! or timing-out server, and the other 31 slots wait for it. Here a slow
+//! fetch holds only its own slot. The frontier's clock is the real one
+//! (milliseconds since the crawl began, going on from a resumed crawl's
+//! clock), so a host cools for its politeness interval in real time, as
+//! the fetcher enforces anyway; what is popped, and so the crawl, depends
+//! on how fetches interleave.
+//!
+//! Must not import the engine (`engine.rs` calls it; the steps both loops
+//! take are `loop_steps.rs`), and the stages must not import it.
+
+use std::time::{Duration, Instant};
+
+use focus_core::StopReason;
+
+use crate::apply::{CrawlState, Rules};
+use crate::dispatch::{self, Next};
+use crate::error::CrawlError;
+use crate::loop_steps::{count_dispatch, on_page, Cadence, Ends};
+use crate::observer::Observer;
+use crate::pipeline::Pipeline;
+
+/// The crawl's real clock: milliseconds since it began, from `origin_ms`.
+struct Clock {
+    began: Instant,
+    origin_ms: u64,
+}
+
+impl Clock {
+    fn now(&self) -> u64 {
+        let ms = u64::try_from(self.began.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.origin_ms.saturating_add(ms)
+    }
+}
+
+/// Runs the stream until a stop rule holds; a stop signal or the time
+/// limit stops popping, and the pages still in flight are applied before
+/// the loop returns, so every fetch made is stored.
+pub(crate) async fn run(
+    rules: &Rules<'_>,
+    st: &mut CrawlState,
+    pipeline: &mut Pipeline,
+    ends: &Ends<'_>,
+    cadence: &mut Cadence,
+    origin_ms: u64,
+    observer: &mut dyn Observer,
+) -> Result<StopReason, CrawlError> {
+    let cfg = ends.cfg;
+    let clock = Clock {
+        began: Instant::now(),
+        origin_ms,
+    };
+    let mut in_flight: usize = 0;
+    let mut stopping: Option<StopReason> = None;
+    loop {
+        stopping = stopping.or_else(|| ends.stop_now());
+        let left = cfg
+            .max_pages
+            .saturating_sub(st.tally.fetched.saturating_add(in_flight as u64));
+        // The logical time a cooling host is ready at, when nothing is.
+        let mut wake_at = None;
+        if stopping.is_none() && left > 0 {
+            let searching = ends.searching(st);
+            let room = dispatch::room(cfg.batch, left, searching).saturating_sub(in_flight);
+            if room > 0 {
+                let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
+                let next = dispatch::next_batch(&mut st.frontier, clock.now(), room, floor);
+                count_dispatch(st, &next, searching)?;
+                match next {
+                    Next::Batch { urls, .. } => {
+                        let cited = crate::cited::for_batch(rules.analysis, &st.store, &urls)?;
+                        in_flight += urls.len();
+                        pipeline.submit(urls, cited).await?;
+                    }
+                    Next::WaitUntil { at, .. } => wake_at = Some(at),
+                    Next::Exhausted if in_flight == 0 => return Ok(StopReason::FrontierEmpty),
+                    Next::Exhausted => {}
+                }
+            }
+        }
+        if in_flight == 0 {
+            if let Some(reason) = stopping {
+                return Ok(reason);
+            }
+            match wake_at {
+                Some(at) => {
+                    tokio::time::sleep(until(&clock, at)).await;
+                    continue;
+                }
+                // No room and nothing in flight: the page budget is spent.
+                None => return Ok(StopReason::MaxPages),
+            }
+        }
+        let arrived = match wake_at {
+            Some(at) => tokio::select! {
+                page = pipeline.arrival() => Some(page?),
+                () = tokio::time::sleep(until(&clock, at)) => None,
+            },
+            None => Some(pipeline.arrival().await?),
+        };
+        let Some((c, page)) = arrived else { continue };
+        in_flight -= 1;
+        let page = pipeline.with_parents(page).await;
+        let now = clock.now();
+        pipeline.timed(|| on_page(rules, st, &c, &page, now, ends.started, observer))?;
+        cadence.after_pages(ends, st, now, observer)?;
+    }
+}
+
+/// How long until the clock reads `at`.
+fn until(clock: &Clock, at: u64) -> Duration {
+    Duration::from_millis(at.saturating_sub(clock.now()))
+}
