@@ -6,12 +6,14 @@
 //! conventions (every `.rs` file opens with a `//!` doc); `bench` runs every
 //! benchmark in release mode; `repro` reproduces a paper's figures; `eval`
 //! runs the real-corpus evaluation; `defaults` compares the default crawl
-//! with the ones it replaced on the websim; `scale` measures a long crawl and its
+//! with the ones it replaced on the websim; `flow` compares batches with
+//! the stream on a websim with and without latency; `scale` measures a long crawl and its
 //! resume after SIGKILL. It owns no crawler
 //! logic and no library may depend on it.
 
 mod bench;
 mod defaults;
+mod flow;
 mod scale;
 mod tidy;
 mod watch;
@@ -37,6 +39,7 @@ fn main() -> Result<()> {
         Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("scale") => scale::run(&project_root(), &args[1..]),
         Some("defaults") => defaults::run(&project_root(), &args[1..]),
+        Some("flow") => flow::run(&project_root(), &args[1..]),
         Some(other) => bail!("unknown task `{other}`\n\n{USAGE}"),
         None => {
             println!("{USAGE}");
@@ -108,6 +111,12 @@ tasks:
          -> docs/results/websim-defaults.md (four crawls at a time,
          about 30 min, most of it the held crawls' waits on the hosts
          with their best URLs)
+  flow [--runs N] [--pages N]
+         the default focus-soft crawl in batches and as a stream (--flow
+         stream) on the websim at loopback speed and answering after a
+         median latency of 100 and 300 ms (--websim-latency), N runs each
+         (default 3, 5,000 pages) -> docs/results/flow.md (about 50 min,
+         most of it the batches' waits on their slowest answers)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
          a long focus-soft crawl of the million-page websim (200,000
          pages, hot tier 10,000 URLs), straight, with --dispatch fill, and
@@ -275,6 +284,7 @@ mod tests {
             &["bench", "--help"],
             &["bench", "--release", "-h"],
             &["defaults", "--help"],
+            &["flow", "--help"],
             &["scale", "--help"],
         ] {
             assert!(asks_for_help(&args(a)), "{a:?}");
