@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
+use crate::bench::process::spread;
 use crate::{run_cargo, watch};
 
 /// Median latencies of the websim's answers, milliseconds (0: loopback
@@ -128,12 +129,6 @@ fn crawl(exe: &Path, out: &Path, latency: u64, flags: &[&str], pages: u64) -> Re
     })
 }
 
-/// Minimum, median and maximum of `xs` (not empty).
-fn spread(mut xs: Vec<f64>) -> (f64, f64, f64) {
-    xs.sort_by(f64::total_cmp);
-    (xs[0], xs[xs.len() / 2], xs[xs.len() - 1])
-}
-
 fn render(cells: &[(u64, &str, Vec<Measured>)], f: &FlowArgs, secs: u64, commit: &str) -> String {
     let mut md = String::from("# Batches or a stream\n\n");
     let _ = writeln!(
@@ -160,10 +155,15 @@ fn render(cells: &[(u64, &str, Vec<Measured>)], f: &FlowArgs, secs: u64, commit:
          |---|---|---|---|---|---|---|\n",
     );
     for (latency, flow, runs) in cells {
-        let rate = spread(runs.iter().map(|m| m.pages_per_s).collect());
-        let harvest = spread(runs.iter().map(|m| m.harvest).collect());
-        let relevant = spread(runs.iter().map(|m| m.harvest * m.pages_per_s).collect());
-        let failed = spread(runs.iter().map(|m| m.failed as f64).collect());
+        let rate = spread(&runs.iter().map(|m| m.pages_per_s).collect::<Vec<_>>());
+        let harvest = spread(&runs.iter().map(|m| m.harvest).collect::<Vec<_>>());
+        let relevant = spread(
+            &runs
+                .iter()
+                .map(|m| m.harvest * m.pages_per_s)
+                .collect::<Vec<_>>(),
+        );
+        let failed = spread(&runs.iter().map(|m| m.failed as f64).collect::<Vec<_>>());
         let first: HashSet<&String> = runs[0].urls.iter().collect();
         let same = runs
             .iter()

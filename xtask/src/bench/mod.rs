@@ -18,7 +18,7 @@ mod focus_cost;
 mod growth;
 mod nginx;
 mod peers;
-mod process;
+pub(crate) mod process;
 
 use std::fmt::Write as _;
 use std::path::Path;

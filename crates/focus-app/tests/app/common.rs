@@ -12,3 +12,8 @@ pub(crate) fn lines(out: &Path) -> Vec<PageLine> {
         .map(|l| PageLine::parse(l).unwrap())
         .collect()
 }
+
+/// The URLs of the crawl's `pages.jsonl` in `out`, in order.
+pub(crate) fn urls(out: &Path) -> Vec<String> {
+    lines(out).into_iter().map(|l| l.url).collect()
+}

@@ -11,7 +11,7 @@ use focus_app::run;
 use focus_cli::{CrawlPlan, Crawler, Strategy, TopicSource};
 use focus_core::{Flow, StopReason};
 
-use crate::common::lines;
+use crate::common::urls;
 
 /// A stream crawl by `crawler` of the default websim whose answers take a
 /// few milliseconds (median 5 ms), stopped after `pages`.
@@ -31,10 +31,6 @@ fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
         strategy: Strategy::of(crawler),
         ..CrawlPlan::new(source, out.to_path_buf())
     }
-}
-
-fn urls(out: &Path) -> Vec<String> {
-    lines(out).into_iter().map(|l| l.url).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

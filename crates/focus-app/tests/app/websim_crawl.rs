@@ -8,7 +8,7 @@ use std::path::Path;
 use focus_app::run;
 use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSource};
 
-use crate::common::lines;
+use crate::common::{lines, urls};
 
 /// A crawl of the default websim by `crawler`, stopped after `pages`.
 pub(crate) fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
@@ -18,11 +18,6 @@ pub(crate) fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
         strategy: Strategy::of(crawler),
         ..CrawlPlan::new(source, out.to_path_buf())
     }
-}
-
-/// The URLs of the crawl's `pages.jsonl`, in order.
-fn urls(out: &Path) -> Vec<String> {
-    lines(out).into_iter().map(|l| l.url).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
