@@ -26,12 +26,12 @@ use crate::stored_form::{CLOCK_KEY, HELD_KEY, SEARCHED_KEY};
 pub(crate) const TOP_K: usize = 100;
 
 /// The store's open group is committed once this long has passed since its
-/// last commit, at the end of a batch (of the stream: after a page). A commit is a sled transaction with
-/// two log syncs whatever its size, which once per batch showed in a fast
-/// crawl's wall time (the 10,000-page peer benchmark of `cargo xtask
-/// bench`), while a crash loses sled's unflushed window (up to 500 ms)
-/// anyway. A crawl whose batches take longer than this still commits every
-/// batch.
+/// last commit, at the end of a batch (in a stream, after a page). A
+/// commit is a sled transaction with two log syncs whatever its size,
+/// which once per batch showed in a fast crawl's wall time (the
+/// 10,000-page peer benchmark of `cargo xtask bench`), while a crash loses
+/// sled's unflushed window (up to 500 ms) anyway. A crawl whose batches
+/// take longer than this still commits every batch.
 const COMMIT_EVERY: Duration = Duration::from_millis(100);
 
 /// What every loop of the engine ends on: its settings, its policy and
