@@ -353,8 +353,10 @@ impl Served {
         Self::start_with(site, kind, Latency::NONE).await
     }
 
-    /// [`Served::start`], answering after `latency`.
-    pub(crate) async fn start_with(
+    /// [`Served::start`], answering after `latency` (only a
+    /// [`ServedKind::Distant`] web has one: its fetcher waits as on the
+    /// real web).
+    async fn start_with(
         site: Arc<dyn Site>,
         kind: ServedKind,
         latency: Latency,

@@ -21,7 +21,7 @@ use crate::dispatch::{self, Next, TICK_MS};
 use crate::distill_step::{self, distill};
 use crate::error::CrawlError;
 use crate::link_value::LinkKind;
-use crate::loop_steps::{count_dispatch, on_page, Cadence, Ends, TOP_K};
+use crate::loop_steps::{on_page, Cadence, Ends, TOP_K};
 use crate::observer::Observer;
 use crate::output::{self, PagesLog, TextLog};
 use crate::parts::{Parts, Split};
@@ -131,17 +131,15 @@ async fn batches(
     mut tick: u64,
     observer: &mut dyn Observer,
 ) -> Result<StopReason, CrawlError> {
-    let cfg = ends.cfg;
-    while st.tally.fetched < cfg.max_pages {
+    while st.tally.fetched < ends.cfg.max_pages {
         if let Some(reason) = ends.stop_now() {
             return Ok(reason);
         }
-        let searching = ends.searching(st);
-        let room = dispatch::room(cfg.batch, cfg.max_pages - st.tally.fetched, searching);
         let now = tick * TICK_MS;
-        let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
-        let next = dispatch::next_batch(&mut st.frontier, now, room, floor);
-        count_dispatch(st, &next, searching)?;
+        // With pages left and nothing in flight, there is room.
+        let Some(next) = ends.next(st, now, 0)? else {
+            break;
+        };
         let batch = match next {
             Next::Batch { urls, .. } => urls,
             Next::WaitUntil { at, .. } => {

@@ -1,7 +1,7 @@
 //! The steps both of the engine's loops take (the batch loop in
 //! `engine.rs`, the stream in `stream.rs`): when the crawl must stop
-//! ([`Ends`]), one judged page applied and reported ([`on_page`]), what the
-//! dispatch did counted ([`count_dispatch`]), and the store's commits and
+//! and what the dispatch gives the free slots ([`Ends`]), one judged page
+//! applied and reported ([`on_page`]), and the store's commits and
 //! the distiller's runs as the crawl grows ([`Cadence`]).
 //!
 //! Must not import the engine or the stream; they import this.
@@ -59,14 +59,35 @@ impl Ends<'_> {
         None
     }
 
-    /// Whether the crawl still looks for a foothold (one URL at a time).
-    pub(crate) fn searching(&self, st: &CrawlState) -> bool {
-        dispatch::searching(
-            self.cfg.dispatch,
+    /// What the dispatch gives the free slots at clock `now` with
+    /// `in_flight` URLs out, counted ([`count_dispatch`]): at most
+    /// `--concurrency` URLs out at once (one while the crawl looks for a
+    /// foothold, [`dispatch::searching`]), never past the page budget;
+    /// `None` when no slot is free.
+    pub(crate) fn next(
+        &self,
+        st: &mut CrawlState,
+        now: u64,
+        in_flight: usize,
+    ) -> Result<Option<Next>, CrawlError> {
+        let cfg = self.cfg;
+        let left = cfg
+            .max_pages
+            .saturating_sub(st.tally.fetched.saturating_add(in_flight as u64));
+        let searching = dispatch::searching(
+            cfg.dispatch,
             self.policy.uses_link_model(),
             st.tally.judged_relevant,
             st.tally.fetched,
-        )
+        );
+        let room = dispatch::room(cfg.batch, left, searching).saturating_sub(in_flight);
+        if room == 0 {
+            return Ok(None);
+        }
+        let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
+        let next = dispatch::next_batch(&mut st.frontier, now, room, floor);
+        count_dispatch(st, &next, searching)?;
+        Ok(Some(next))
     }
 }
 
@@ -115,11 +136,7 @@ impl Cadence {
 
 /// Counts what the dispatch did for a batch: held for a promising host,
 /// and URLs taken one at a time while searching.
-pub(crate) fn count_dispatch(
-    st: &mut CrawlState,
-    next: &Next,
-    searching: bool,
-) -> Result<(), CrawlError> {
+fn count_dispatch(st: &mut CrawlState, next: &Next, searching: bool) -> Result<(), CrawlError> {
     if let Next::Batch { held: true, .. } | Next::WaitUntil { held: true, .. } = next {
         st.tally.held += 1;
         st.store.put_meta(HELD_KEY, &st.tally.held)?;

@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 use focus_core::StopReason;
 
 use crate::apply::{CrawlState, Rules};
-use crate::dispatch::{self, Next};
+use crate::dispatch::Next;
 use crate::error::CrawlError;
-use crate::loop_steps::{count_dispatch, on_page, Cadence, Ends};
+use crate::loop_steps::{on_page, Cadence, Ends};
 use crate::observer::Observer;
 use crate::pipeline::Pipeline;
 
@@ -51,7 +51,6 @@ pub(crate) async fn run(
     origin_ms: u64,
     observer: &mut dyn Observer,
 ) -> Result<StopReason, CrawlError> {
-    let cfg = ends.cfg;
     let clock = Clock {
         began: Instant::now(),
         origin_ms,
@@ -60,29 +59,22 @@ pub(crate) async fn run(
     let mut stopping: Option<StopReason> = None;
     loop {
         stopping = stopping.or_else(|| ends.stop_now());
-        let left = cfg
-            .max_pages
-            .saturating_sub(st.tally.fetched.saturating_add(in_flight as u64));
-        // The logical time a cooling host is ready at, when nothing is.
+        // The time (on the real clock) a cooling host is ready at, when
+        // nothing is.
         let mut wake_at = None;
-        if stopping.is_none() && left > 0 {
-            let searching = ends.searching(st);
-            let room = dispatch::room(cfg.batch, left, searching).saturating_sub(in_flight);
-            if room > 0 {
-                let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
-                let next = dispatch::next_batch(&mut st.frontier, clock.now(), room, floor);
-                count_dispatch(st, &next, searching)?;
-                match next {
-                    Next::Batch { urls, .. } => {
-                        let cited = crate::cited::for_batch(rules.analysis, &st.store, &urls)?;
-                        in_flight += urls.len();
-                        pipeline.submit(urls, cited).await?;
-                    }
-                    Next::WaitUntil { at, .. } => wake_at = Some(at),
-                    Next::Exhausted if in_flight == 0 => return Ok(StopReason::FrontierEmpty),
-                    Next::Exhausted => {}
-                }
+        let next = match stopping {
+            None => ends.next(st, clock.now(), in_flight)?,
+            Some(_) => None,
+        };
+        match next {
+            Some(Next::Batch { urls, .. }) => {
+                let cited = crate::cited::for_batch(rules.analysis, &st.store, &urls)?;
+                in_flight += urls.len();
+                pipeline.submit(urls, cited).await?;
             }
+            Some(Next::WaitUntil { at, .. }) => wake_at = Some(at),
+            Some(Next::Exhausted) if in_flight == 0 => return Ok(StopReason::FrontierEmpty),
+            Some(Next::Exhausted) | None => {}
         }
         if in_flight == 0 {
             if let Some(reason) = stopping {
