@@ -59,12 +59,12 @@ mod tests {
     fn a_written_web_replays_as_a_corpus_with_the_same_pages_links_and_labels() {
         let config = WebConfig::small().with_pages(4_000).with_dead_links(50);
         let web = Web::new(config, 3).unwrap();
-        let dir = std::env::temp_dir().join(format!("focus-labelled-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let written = write_labelled_folder(&web, &dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let written = write_labelled_folder(&web, dir).unwrap();
         assert_eq!(written.pages, web.page_count());
         assert_eq!(written.hosts as usize, web.host_count());
-        let corpus = Corpus::load(&dir).unwrap();
+        let corpus = Corpus::load(dir).unwrap();
         assert_eq!(corpus.page_count(), web.page_count());
         assert_eq!(corpus.host_count(), web.host_count());
         assert_eq!(corpus.skipped_lines(), 0, "every label names a file");
@@ -97,6 +97,5 @@ mod tests {
         let robots = corpus.render(&host, "/robots.txt");
         assert_eq!(robots.status, 200);
         assert_eq!(robots.body, web.render(&host, "/robots.txt").body);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

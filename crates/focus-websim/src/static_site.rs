@@ -143,9 +143,10 @@ mod tests {
     #[test]
     fn every_page_is_written_and_its_links_resolve_on_disk() {
         let web = Web::new(WebConfig::small(), 3).unwrap();
-        let dir = std::env::temp_dir().join(format!("focus-static-site-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let written = write_static_site(&web, &dir).unwrap();
+        // Removed on drop, so a failing run leaves no site behind.
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let written = write_static_site(&web, dir).unwrap();
         assert_eq!(written.pages, web.page_count());
         assert_eq!(written.hosts as usize, web.host_count());
         // Every link of a written page that points at a regular page of the
@@ -159,13 +160,12 @@ mod tests {
             let path = target.trim_start_matches('/');
             let (h, p) = path.split_once('/').unwrap_or((path, ""));
             if web.page_id(&format!("http://{h}/{p}")).is_some() {
-                assert!(file_of(&dir, h, p).is_file(), "{target} has no file");
+                assert!(file_of(dir, h, p).is_file(), "{target} has no file");
                 checked += 1;
             }
         }
         assert!(checked > 0, "the home page links to pages of the web");
         let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
         assert!(index.contains(&format!("href=\"/{host}/\"")));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

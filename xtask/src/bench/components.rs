@@ -156,7 +156,8 @@ mod tests {
 
     #[test]
     fn fresh_criterion_results_become_rows() {
-        let dir = std::env::temp_dir().join(format!("xtask-criterion-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let new = dir.join("group/case/new");
         std::fs::create_dir_all(&new).unwrap();
         std::fs::write(
@@ -170,13 +171,12 @@ mod tests {
         )
         .unwrap();
         let since = SystemTime::now() - std::time::Duration::from_secs(60);
-        let rows = criterion_rows(&dir, since).unwrap();
+        let rows = criterion_rows(dir, since).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].id, "group/case");
         assert_eq!(rows[0].time, "1.00 ms");
         assert_eq!(rows[0].throughput, "1000.0 MB/s");
         let later = SystemTime::now() + std::time::Duration::from_secs(60);
-        assert!(criterion_rows(&dir, later).unwrap().is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(criterion_rows(dir, later).unwrap().is_empty());
     }
 }
