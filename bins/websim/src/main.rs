@@ -3,7 +3,8 @@
 //! dump its ground `truth`, print calibration `stats` (a corpus's own
 //! statistics), write labelled example pages with `sample`, and write the
 //! whole web as static files for a stock HTTP server with `export` (or,
-//! `export --labelled`, as a labelled folder to replay as a corpus).
+//! `export --labelled`, as a labelled folder to replay as a corpus), and
+//! put the real web's answer times in front of any server with `delay`.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -67,6 +68,25 @@ enum Cmd {
         #[arg(long, default_value_t = 1.0, value_name = "SIGMA")]
         latency_sigma: f64,
     },
+    /// Forward every request to another server (nginx serving `export`,
+    /// say) after a log-normal delay, and relay its answer unchanged: that
+    /// server's pages with the answer times of a server across the
+    /// internet. No web is built.
+    Delay {
+        /// The server to forward to.
+        #[arg(long)]
+        upstream: SocketAddr,
+        /// Address to bind.
+        #[arg(long, default_value = "127.0.0.1:0")]
+        addr: SocketAddr,
+        /// Median delay in milliseconds (one server's: no per-host draw).
+        #[arg(long, value_name = "MS")]
+        latency: u64,
+        /// Log-normal sigma of each URL's delay about the median; the same
+        /// URL waits the same every run (`--seed`).
+        #[arg(long, default_value_t = 1.0, value_name = "SIGMA")]
+        latency_sigma: f64,
+    },
     /// Dump the ground truth (URL, TAB, topic path) of every page.
     Truth {
         /// Output file (default: standard output).
@@ -125,6 +145,16 @@ fn web(cli: &Cli) -> anyhow::Result<Web> {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if let Cmd::Delay {
+        upstream,
+        addr,
+        latency,
+        latency_sigma,
+    } = cli.cmd
+    {
+        let latency = focus_websim::Latency::one_server(latency, latency_sigma, cli.seed);
+        return delay(upstream, addr, latency);
+    }
     let stats = matches!(cli.cmd, Cmd::Stats);
     let site: Arc<dyn Site> = if let Some(dir) = &cli.corpus {
         let corpus = Corpus::load(dir)?;
@@ -156,7 +186,7 @@ fn main() -> anyhow::Result<()> {
             let latency = latency.map_or(focus_websim::Latency::NONE, |ms| {
                 focus_websim::Latency::lognormal(ms, latency_sigma, cli.seed)
             });
-            serve(site, addr, seeds, latency)
+            serve(&site, addr, seeds, latency)
         }
         Cmd::Truth { out } => {
             let mut w: Box<dyn std::io::Write> = match out {
@@ -172,7 +202,7 @@ fn main() -> anyhow::Result<()> {
                 _ => Ok(()),
             }
         }
-        Cmd::Stats => Ok(()),
+        Cmd::Stats | Cmd::Delay { .. } => Ok(()),
         Cmd::Sample { out, per_topic } => {
             let n = site.write_examples(&out, per_topic)?;
             println!("wrote {n} example pages under {}", out.display());
@@ -217,20 +247,25 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
+/// The delaying proxy until Ctrl-C.
+fn delay(
+    upstream: SocketAddr,
+    addr: SocketAddr,
+    latency: focus_websim::Latency,
+) -> anyhow::Result<()> {
+    until_ctrl_c(
+        |_| Ok(()),
+        focus_websim::delay_proxy(upstream, addr, latency),
+    )
+}
+
 fn serve(
-    web: Arc<dyn Site>,
+    web: &Arc<dyn Site>,
     addr: SocketAddr,
     seeds: usize,
     latency: focus_websim::Latency,
 ) -> anyhow::Result<()> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    rt.block_on(async move {
-        let handle = focus_websim::serve_with(web.clone(), addr, latency).await?;
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "listening on {}", handle.addr())?;
-        writeln!(out, "connect-to {}", handle.connect_to())?;
+    let more = |out: &mut dyn std::io::Write| {
         writeln!(
             out,
             "search http://{}/search?q=WORDS  backlinks http://{}/backlinks?url=URL",
@@ -243,6 +278,28 @@ fn serve(
                 writeln!(out, "seed {} {url}", tax.path(leaf))?;
             }
         }
+        Ok(())
+    };
+    until_ctrl_c(more, focus_websim::serve_with(web.clone(), addr, latency))
+}
+
+/// Starts a server on a runtime of its own, prints where it listens and
+/// the `more` lines, and serves until Ctrl-C.
+fn until_ctrl_c(
+    more: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    start: impl std::future::Future<
+        Output = Result<focus_websim::ServerHandle, focus_websim::WebsimError>,
+    >,
+) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let handle = start.await?;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "listening on {}", handle.addr())?;
+        writeln!(out, "connect-to {}", handle.connect_to())?;
+        more(&mut out)?;
         out.flush()?;
         drop(out);
         tokio::signal::ctrl_c().await?;

@@ -48,6 +48,18 @@ impl Latency {
         }
     }
 
+    /// One server's answers: median `median_ms`, each page's delay spread
+    /// by `sigma` about it and none of it drawn for the host (a proxy in
+    /// front of one server, [`crate::delay_proxy`]).
+    pub fn one_server(median_ms: u64, sigma: f64, seed: u64) -> Self {
+        Self {
+            median_ms,
+            host_sigma: 0.0,
+            page_sigma: sigma.max(0.0),
+            seed,
+        }
+    }
+
     /// The delay before the answer to `path_and_query` on `host`.
     pub fn of(&self, host: &str, path_and_query: &str) -> Duration {
         if self.median_ms == 0 {
@@ -149,5 +161,25 @@ mod tests {
         let lo = per_host.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = per_host.iter().copied().fold(0.0, f64::max);
         assert!(hi / lo > 10.0, "hosts spread {lo}..{hi}");
+    }
+
+    #[test]
+    fn one_server_waits_its_median_and_spreads_by_page_only() {
+        let l = Latency::one_server(100, 1.0, 5);
+        // Each of a few hosts waits the median asked for: no host draw.
+        for h in 0..3 {
+            let one: Vec<f64> = (0..4_000)
+                .map(|p| l.of(&format!("h{h}.com"), &format!("/{p}.html")))
+                .map(|d| d.as_secs_f64())
+                .collect();
+            let m = median(one);
+            assert!((0.093..0.107).contains(&m), "host {h}: median {m} s");
+        }
+        // Over many hosts the spread is the page's alone.
+        let d = delays(&l, 100, 100);
+        let logs: Vec<f64> = d.iter().map(|x| (x / 0.1).ln()).collect();
+        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+        let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt();
+        assert!((0.95..1.05).contains(&sd), "sigma {sd}");
     }
 }

@@ -15,7 +15,8 @@
 //!   ground truth: **evaluation only — no crawler may read them.**
 //! * [`write_static_site`] writes a web out as files for a stock HTTP
 //!   server (the peer benchmark); [`write_labelled_folder`] writes it as a
-//!   labelled folder, to replay as a multi-host corpus.
+//!   labelled folder, to replay as a multi-host corpus; [`delay_proxy`]
+//!   puts a [`Latency`] in front of any server (nginx serving those files).
 //! * [`stats::calibrate`] measures the calibration figures of the issue.
 //!
 //! This crate depends on `focus-core` alone among the `focus-*` crates; it
@@ -42,6 +43,7 @@
 
 mod config;
 mod corpus;
+mod delay_proxy;
 mod faults;
 mod hosts;
 mod html;
@@ -69,6 +71,7 @@ pub use config::{
     FaultKind, FaultSpec, LinkConfig, MixConfig, PageFault, TopicRole, TopicSpec, WebConfig,
 };
 pub use corpus::{Corpus, CORPUS_SEARCH_HOST, WIKISPEEDIA_HOST};
+pub use delay_proxy::delay_proxy;
 pub use labelled_export::write_labelled_folder;
 pub use latency::Latency;
 pub use links::{Link, LinkTarget};

@@ -14,7 +14,7 @@ use http_body::Frame;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 
@@ -95,7 +95,7 @@ impl ServerHandle {
     }
 }
 
-fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+pub(crate) fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     let socket = socket2::Socket::new(
         socket2::Domain::for_address(addr),
         socket2::Type::STREAM,
@@ -180,6 +180,29 @@ pub async fn serve_with<S: Site + ?Sized + 'static>(
     latency: Latency,
 ) -> Result<ServerHandle, WebsimError> {
     let listener = bind(addr).map_err(WebsimError::Server)?;
+    accept_until_stopped(listener, move |stream| {
+        let web = web.clone();
+        async move {
+            let svc = service_fn(move |req| answer(web.clone(), latency, req));
+            let _ = http1::Builder::new()
+                .keep_alive(true)
+                .serve_connection(TokioIo::new(stream), svc)
+                .await;
+        }
+    })
+}
+
+/// Accept connections on `listener` until [`ServerHandle::shutdown`], each
+/// served by `conn` on a task of its own (the websim's server and the
+/// delaying proxy).
+pub(crate) fn accept_until_stopped<F, Fut>(
+    listener: TcpListener,
+    conn: F,
+) -> Result<ServerHandle, WebsimError>
+where
+    F: Fn(TcpStream) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let addr = listener.local_addr().map_err(WebsimError::Server)?;
     let (stop, mut stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -190,14 +213,7 @@ pub async fn serve_with<S: Site + ?Sized + 'static>(
                 accepted = listener.accept() => {
                     let Ok((stream, _)) = accepted else { continue };
                     let _ = stream.set_nodelay(true);
-                    let web = web.clone();
-                    conns.spawn(async move {
-                        let svc = service_fn(move |req| answer(web.clone(), latency, req));
-                        let _ = http1::Builder::new()
-                            .keep_alive(true)
-                            .serve_connection(TokioIo::new(stream), svc)
-                            .await;
-                    });
+                    conns.spawn(conn(stream));
                     while conns.try_join_next().is_some() {}
                 }
             }

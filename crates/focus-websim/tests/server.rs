@@ -1,12 +1,13 @@
 //! The HTTP server on loopback: 10,000 requests from 64 concurrent
 //! keep-alive clients without an unconfigured error; Host-header dispatch;
-//! reset, stall and slow faults over real connections; the services.
+//! reset, stall and slow faults over real connections; the services; the
+//! delaying proxy in front of a server.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use focus_websim::{serve, FaultKind, Web, WebConfig};
+use focus_websim::{delay_proxy, serve, FaultKind, Latency, Web, WebConfig};
 use http_body_util::{BodyExt, Empty};
 use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
@@ -185,4 +186,51 @@ async fn connection_level_faults_and_services_over_http() {
     let list: Vec<String> = serde_json::from_slice(&body).unwrap();
     assert!(!list.is_empty() && list.len() <= 2);
     handle.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_delay_proxy_relays_each_answer_after_its_urls_delay() {
+    let web = small_web();
+    let upstream = serve(web.clone(), "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let latency = Latency::one_server(60, 0.5, 9);
+    let proxy = delay_proxy(upstream.addr(), "127.0.0.1:0".parse().unwrap(), latency)
+        .await
+        .unwrap();
+    let mut direct = connect(upstream.addr()).await;
+    let mut proxied = connect(proxy.addr()).await;
+    for pid in [0, 7, 40] {
+        let url = web.page_url(pid).unwrap();
+        let (host, path) = url["http://".len()..].split_once('/').unwrap();
+        let want = get(&mut direct, &url).await.unwrap();
+        let started = std::time::Instant::now();
+        let got = get(&mut proxied, &url).await.unwrap();
+        let waited = started.elapsed();
+        // The same answer, Host header passed on (the websim dispatches on it).
+        assert_eq!(got, want, "{url}");
+        assert_eq!(got.0, 200);
+        let delay = latency.of(host, &format!("/{path}"));
+        assert!(
+            waited >= delay && waited < delay + Duration::from_secs(2),
+            "{url}: waited {waited:?} for a delay of {delay:?}"
+        );
+    }
+    // A missing page's 404 comes through as the upstream sent it.
+    let host = web.page_url(0).unwrap()["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let missing = format!("http://{host}/no-such-page-here.html");
+    assert_eq!(get(&mut proxied, &missing).await.unwrap().0, 404);
+    // With the upstream gone, the proxy answers 502 rather than hanging.
+    upstream.shutdown().await;
+    let mut fresh = connect(proxy.addr()).await;
+    let gone = tokio::time::timeout(Duration::from_secs(10), get(&mut fresh, &missing))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(gone.0, 502);
+    proxy.shutdown().await;
 }
