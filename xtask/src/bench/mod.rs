@@ -5,7 +5,8 @@
 //! classifiers' accuracy) and prints them. With `--peers` it writes
 //! `docs/bench/<date>.md`: the machine and versions, our crawler against
 //! the `spider` crate and the server's ceiling on the same static site
-//! ([`peers`]), the crawl at 10^4, 10^5 and 10^6 pages ([`growth`]), the
+//! ([`peers`]), and on that site with every answer delayed as across the
+//! internet (`--latency MS`, default 100; 0 skips it; [`latency`]), the crawl at 10^4, 10^5 and 10^6 pages ([`growth`]), the
 //! cost of focus ([`focus_cost`]), the component table ([`components`]),
 //! and every command it ran, so anyone can regenerate the same table.
 //!
@@ -16,6 +17,7 @@
 mod components;
 mod focus_cost;
 mod growth;
+mod latency;
 mod nginx;
 mod peers;
 pub(crate) mod process;
@@ -38,6 +40,7 @@ struct BenchArgs {
     focus_pages: u64,
     concurrency: usize,
     runs: usize,
+    latency_ms: u64,
 }
 
 impl BenchArgs {
@@ -51,6 +54,7 @@ impl BenchArgs {
             focus_pages: 20_000,
             concurrency: 32,
             runs: 3,
+            latency_ms: 100,
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -69,6 +73,7 @@ impl BenchArgs {
                 "--focus-pages" => b.focus_pages = value()?,
                 "--concurrency" => b.concurrency = usize::try_from(value()?)?,
                 "--runs" => b.runs = usize::try_from(value()?)?.max(1),
+                "--latency" => b.latency_ms = value()?,
                 other => bail!("unknown flag {other}"),
             }
         }
@@ -106,6 +111,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         site_pages: b.site_pages,
         concurrency: b.concurrency,
         runs: b.runs,
+        latency_ms: b.latency_ms,
     };
     let peers = peers::run(root, &settings, &mut log)?;
     let cost = focus_cost::run(root, b.focus_pages, b.runs, &mut log)?;

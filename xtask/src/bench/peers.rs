@@ -16,6 +16,7 @@ use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
+use super::latency::{DelayProxy, Latency};
 use super::nginx::{free_port, Nginx, Served, Site};
 use super::process::{cargo, spread, Log, Measured};
 
@@ -27,26 +28,31 @@ pub(crate) struct PeerSettings {
     pub(crate) concurrency: usize,
     /// Runs of each crawler.
     pub(crate) runs: usize,
+    /// Median delay of the comparison through `websim delay`, in
+    /// milliseconds (0: that comparison is not run).
+    pub(crate) latency_ms: u64,
 }
 
 /// One crawler's run as the server saw it, and for ours the seconds its
 /// `summary.json` says were spent judging and applying pages.
-struct Run {
-    measured: Measured,
-    served: Served,
-    busy: Option<(f64, f64)>,
+pub(super) struct Run {
+    pub(super) measured: Measured,
+    pub(super) served: Served,
+    pub(super) busy: Option<(f64, f64)>,
 }
 
 /// The binaries and files the comparison uses.
-struct Setup {
+pub(super) struct Setup {
     work: PathBuf,
     site: PathBuf,
     focus_soft: PathBuf,
+    pub(super) websim: PathBuf,
     spider: PathBuf,
     spider_judge: PathBuf,
     examples: PathBuf,
     good: String,
-    port: u16,
+    /// nginx's port.
+    pub(super) port: u16,
     nginx: PathBuf,
 }
 
@@ -82,16 +88,24 @@ pub(crate) fn run(root: &Path, s: &PeerSettings, log: &mut Log) -> Result<String
             let i = (r + k) % Crawler::ALL.len();
             let (who, runs) = (Crawler::ALL[i], &mut runs[i]);
             runs.whole
-                .push(crawl(&setup, r, who, s.concurrency, None, log)?);
+                .push(crawl(&setup, r, who, s.concurrency, None, None, log)?);
             // The same process stopped after one page: what it holds before
             // the crawl grows (start-up, and the first page's links).
             runs.one_page
-                .push(crawl(&setup, r, who, s.concurrency, Some(1), log)?);
+                .push(crawl(&setup, r, who, s.concurrency, Some(1), None, log)?);
         }
     }
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let [ours, theirs, judged] = &runs;
-    report(s, &setup, ceiling, cores, ours, theirs, judged)
+    let mut o = report(s, &setup, ceiling, cores, ours, theirs, judged)?;
+    if s.latency_ms > 0 {
+        let latency = Latency {
+            median_ms: s.latency_ms,
+        };
+        writeln!(o, "\n### With latency\n")?;
+        o.push_str(&super::latency::run(&setup, s, &latency, log)?);
+    }
+    Ok(o)
 }
 
 /// One crawler's runs: whole crawls, and crawls stopped after one page.
@@ -142,6 +156,7 @@ fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Resu
         work,
         site,
         focus_soft: root.join("target/release/focus-soft"),
+        websim,
         spider: spider_target.join("release/spider-peer"),
         spider_judge: spider_target.join("release/spider-judge"),
         examples,
@@ -152,8 +167,10 @@ fn prepare(root: &Path, s: &PeerSettings, nginx: PathBuf, log: &mut Log) -> Resu
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Crawler {
+pub(super) enum Crawler {
     Ours,
+    /// Ours with `--flow stream`: every slot refilled as its page arrives.
+    OursStream,
     Spider,
     /// `spider` doing our per-page work (`bench/spider/src/bin/spider-judge.rs`).
     SpiderJudge,
@@ -162,33 +179,61 @@ enum Crawler {
 impl Crawler {
     /// Every crawler of the comparison, in the report's order.
     const ALL: [Crawler; 3] = [Crawler::Ours, Crawler::Spider, Crawler::SpiderJudge];
+
+    /// The crawler's name in run folders and logs.
+    fn name(self) -> &'static str {
+        match self {
+            Crawler::Ours => "focus",
+            Crawler::OursStream => "focus-stream",
+            Crawler::Spider => "spider",
+            Crawler::SpiderJudge => "spider-judge",
+        }
+    }
+
+    /// The crawler's name in the report's tables.
+    pub(super) fn row_name(self) -> &'static str {
+        match self {
+            Crawler::Ours => "focus-soft --baseline bfs",
+            Crawler::OursStream => "focus-soft --baseline bfs --flow stream",
+            Crawler::Spider => "spider",
+            Crawler::SpiderJudge => "spider-judge",
+        }
+    }
 }
 
-/// Crawl `r` of `who`, stopped after `limit` pages when given.
-fn crawl(
+/// Crawl `r` of `who`, stopped after `limit` pages when given, through a
+/// proxy that delays each answer by `latency` (`websim delay`) when given.
+pub(super) fn crawl(
     setup: &Setup,
     r: usize,
     who: Crawler,
     concurrency: usize,
     limit: Option<u32>,
+    latency: Option<&Latency>,
     log: &mut Log,
 ) -> Result<Run> {
-    let name = match who {
-        Crawler::Ours => "focus",
-        Crawler::Spider => "spider",
-        Crawler::SpiderJudge => "spider-judge",
+    let name = who.name();
+    let mut run_dir = match limit {
+        None => format!("{name}-{r}"),
+        Some(n) => format!("{name}-{r}-limit-{n}"),
     };
-    let run_dir = match limit {
-        None => setup.work.join(format!("{name}-{r}")),
-        Some(n) => setup.work.join(format!("{name}-{r}-limit-{n}")),
-    };
+    if let Some(l) = latency {
+        run_dir = format!("{run_dir}-latency-{}ms", l.median_ms);
+    }
+    let run_dir = setup.work.join(run_dir);
     // Spider's "no limit" is 0; ours is a number larger than any site.
     let (spider_limit, max_pages) = match limit {
         None => ("0".to_owned(), "10000000".to_owned()),
         Some(n) => (n.to_string(), n.to_string()),
     };
     std::fs::create_dir_all(&run_dir)?;
-    let root_url = format!("http://127.0.0.1:{}/", setup.port);
+    let server = Nginx::start(&setup.served(), &run_dir, log)?;
+    let proxy = match latency {
+        Some(l) => Some(DelayProxy::start(setup, l, &run_dir, log)?),
+        None => None,
+    };
+    let port = proxy.as_ref().map_or(setup.port, |p| p.port);
+    let root_url = format!("http://127.0.0.1:{port}/");
     let c = concurrency.to_string();
     let mut cmd = match who {
         Crawler::Spider => {
@@ -203,7 +248,7 @@ fn crawl(
                 .arg(&setup.good);
             cmd
         }
-        Crawler::Ours => {
+        Crawler::Ours | Crawler::OursStream => {
             let seeds = run_dir.join("seeds.txt");
             std::fs::write(&seeds, format!("{root_url}\n"))?;
             let mut cmd = Command::new(&setup.focus_soft);
@@ -213,17 +258,20 @@ fn crawl(
                 .arg(&seeds)
                 // The operator's own route to loopback, which the fetcher's
                 // SSRF guard otherwise refuses.
-                .args(["--connect-to", &format!("::127.0.0.1:{}", setup.port)])
+                .args(["--connect-to", &format!("::127.0.0.1:{port}")])
                 .args(["--baseline", "bfs", "--host-interval", "0s"])
                 .args(["--host-connections", &c, "--concurrency", &c])
                 .args(["--max-pages", max_pages.as_str(), "--out"])
                 .arg(run_dir.join("out"));
+            if who == Crawler::OursStream {
+                cmd.args(["--flow", "stream"]);
+            }
             cmd
         }
     };
     cmd.stdout(Stdio::piped());
-    let server = Nginx::start(&setup.served(), &run_dir, log)?;
     let measured = log.measure(&cmd, &run_dir.join("crawl.log"));
+    drop(proxy);
     let served = server.stop()?;
     let measured = measured?;
     println!(
@@ -231,7 +279,7 @@ fn crawl(
         served.ok, measured.wall_s
     );
     let busy = match who {
-        Crawler::Ours => {
+        Crawler::Ours | Crawler::OursStream => {
             let s = crate::watch::summary(&run_dir.join("out"))?;
             Some((s.judge_busy_s, s.apply_busy_s))
         }
@@ -317,17 +365,14 @@ fn report(
         ("spider", theirs),
         ("spider-judge", judged),
     ] {
-        let rates: Vec<f64> = runs.whole.iter().map(Run::pages_per_s).collect();
-        let cpu: Vec<f64> = runs.whole.iter().map(Run::cpu_per_1000).collect();
-        let peak = |runs: &[Run]| {
-            let rss: Vec<f64> = runs.iter().map(|r| r.measured.peak_rss_mb).collect();
-            spread(&rss).2
-        };
-        let (whole, one) = (peak(&runs.whole), peak(&runs.one_page));
-        let (lo, mid, hi) = spread(&rates);
-        let cpu_mid = spread(&cpu).1;
-        let pages = runs.whole.first().map_or(0, |r| r.served.ok);
-        let missing = runs.whole.first().map_or(0, |r| r.served.not_found);
+        let Summary {
+            pages,
+            missing,
+            rate: (lo, mid, hi),
+            cpu_per_1000: cpu_mid,
+            peak_rss_mb: whole,
+        } = Summary::of(&runs.whole);
+        let one = Summary::of(&runs.one_page).peak_rss_mb;
         let growth = whole - one;
         writeln!(
             o,
@@ -414,6 +459,32 @@ fn cpu_bound(
     )
 }
 
+/// What the runs of one crawler come to: the first run's pages (and
+/// 404s), pages/s min, median and max, the median CPU seconds per 1,000
+/// pages, and the highest peak of resident memory.
+pub(super) struct Summary {
+    pub(super) pages: u64,
+    pub(super) missing: u64,
+    pub(super) rate: (f64, f64, f64),
+    pub(super) cpu_per_1000: f64,
+    pub(super) peak_rss_mb: f64,
+}
+
+impl Summary {
+    pub(super) fn of(runs: &[Run]) -> Summary {
+        let rates: Vec<f64> = runs.iter().map(Run::pages_per_s).collect();
+        let cpu: Vec<f64> = runs.iter().map(Run::cpu_per_1000).collect();
+        let rss: Vec<f64> = runs.iter().map(|r| r.measured.peak_rss_mb).collect();
+        Summary {
+            pages: runs.first().map_or(0, |r| r.served.ok),
+            missing: runs.first().map_or(0, |r| r.served.not_found),
+            rate: spread(&rates),
+            cpu_per_1000: spread(&cpu).1,
+            peak_rss_mb: spread(&rss).2,
+        }
+    }
+}
+
 impl Run {
     fn pages_per_s(&self) -> f64 {
         self.served.ok as f64 / self.measured.wall_s.max(1e-3)
@@ -483,10 +554,11 @@ pub(crate) fn which(tool: &str) -> Option<PathBuf> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn run(pages: u64, wall_s: f64, peak_rss_mb: f64) -> Run {
+    /// A run of `pages` in `wall_s` seconds, all of them CPU.
+    pub(in crate::bench) fn run(pages: u64, wall_s: f64, peak_rss_mb: f64) -> Run {
         Run {
             measured: Measured {
                 wall_s,
@@ -510,6 +582,7 @@ mod tests {
             work: dir.path().into(),
             site: dir.path().into(),
             focus_soft: PathBuf::new(),
+            websim: PathBuf::new(),
             spider: PathBuf::new(),
             spider_judge: PathBuf::new(),
             examples: dir.path().into(),
@@ -521,6 +594,7 @@ mod tests {
             site_pages: 1024,
             concurrency: 32,
             runs: 1,
+            latency_ms: 0,
         };
         let ours = Runs {
             whole: vec![run(1024, 2.0, 60.0)],
