@@ -360,11 +360,8 @@ fn report(
     )?;
     writeln!(o, "|---|---|---|---|---|---|---|")?;
     let mut rows = Vec::new();
-    for (name, runs) in [
-        ("focus-soft --baseline bfs", ours),
-        ("spider", theirs),
-        ("spider-judge", judged),
-    ] {
+    for (who, runs) in Crawler::ALL.into_iter().zip([ours, theirs, judged]) {
+        let name = who.row_name();
         let Summary {
             pages,
             missing,
