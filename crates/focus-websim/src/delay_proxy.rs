@@ -3,7 +3,7 @@
 //! answer unchanged, so a stock server's pages (nginx serving `websim
 //! export`, say) arrive with the answer times of a server across the
 //! internet. The peer benchmark crawls through it (`cargo xtask bench
-//! --peers`, "On a web with latency").
+//! --peers`, "With latency").
 
 use std::net::SocketAddr;
 

@@ -9,14 +9,12 @@
 //! (`--flow stream`) beside `spider`.
 
 use std::fmt::Write as _;
-use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command};
-use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
-use super::nginx::free_port;
+use super::nginx::{free_port, wait_listening};
 use super::peers::{crawl, Crawler, PeerSettings, Run, Setup, Summary};
 use super::process::Log;
 
@@ -58,18 +56,9 @@ impl DelayProxy {
             .args(["--latency-sigma", &SIGMA.to_string()]);
         log.note(&cmd);
         let child = crate::watch::spawn(&mut cmd, &dir.join("delay.log"))?;
+        // Dropped, so stopped, if it never listens.
         let proxy = DelayProxy { child, port };
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let started = Instant::now();
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-            if started.elapsed() > Duration::from_secs(10) {
-                bail!(
-                    "websim delay did not listen on {addr}; see {}/delay.log",
-                    dir.display()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_listening("websim delay", port, &dir.join("delay.log"))?;
         Ok(proxy)
     }
 }
@@ -109,11 +98,14 @@ pub(super) fn run(
 }
 
 /// The most pages/s any crawler can fetch with `concurrency` requests in
-/// flight when each waits its delay: in flight ÷ the mean delay (a
-/// log-normal's mean is its median times e^(σ²/2)).
+/// flight when each waits its delay: in flight ÷ the mean delay.
 fn ceiling(concurrency: usize, latency: &Latency) -> f64 {
-    let mean_s = latency.median_ms as f64 / 1000.0 * (SIGMA * SIGMA / 2.0).exp();
-    concurrency as f64 / mean_s.max(1e-9)
+    concurrency as f64 * 1000.0 / mean_delay_ms(latency).max(1e-9)
+}
+
+/// The mean of the log-normal delays: the median times e^(σ²/2).
+fn mean_delay_ms(latency: &Latency) -> f64 {
+    latency.median_ms as f64 * (SIGMA * SIGMA / 2.0).exp()
 }
 
 fn report(s: &PeerSettings, latency: &Latency, runs: &[Vec<Run>; 3]) -> Result<String> {
@@ -131,7 +123,7 @@ fn report(s: &PeerSettings, latency: &Latency, runs: &[Vec<Run>; 3]) -> Result<S
         latency.median_ms,
         s.runs,
         s.concurrency,
-        latency.median_ms as f64 * (SIGMA * SIGMA / 2.0).exp(),
+        mean_delay_ms(latency),
     )?;
     writeln!(
         o,

@@ -80,14 +80,7 @@ impl Nginx {
             .stderr(Stdio::null())
             .spawn()
             .context("starting nginx")?;
-        let addr = SocketAddr::from(([127, 0, 0, 1], site.port));
-        let started = Instant::now();
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-            if started.elapsed() > Duration::from_secs(10) {
-                bail!("nginx did not listen on {addr}; see {p}/error.log");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_listening("nginx", site.port, &prefix.join("error.log"))?;
         Ok(Nginx {
             child,
             prefix,
@@ -120,6 +113,20 @@ fn nginx_args(prefix: &Path) -> Vec<String> {
         "-e".into(),
         format!("{p}/error.log"),
     ]
+}
+
+/// Waits up to 10 s until `what` listens on loopback `port`; else an error
+/// that points at its `log`.
+pub(super) fn wait_listening(what: &str, port: u16, log: &Path) -> Result<()> {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let started = Instant::now();
+    while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+        if started.elapsed() > Duration::from_secs(10) {
+            bail!("{what} did not listen on {addr}; see {}", log.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(())
 }
 
 /// A loopback port no one listens on now.
