@@ -15,7 +15,8 @@ use std::process::{Child, Command};
 use anyhow::Result;
 
 use super::nginx::{free_port, wait_listening};
-use super::peers::{crawl, Crawler, PeerSettings, Run, Setup, Summary};
+use super::peer_crawl::{crawl, Crawler, Run, Setup, Summary};
+use super::peers::PeerSettings;
 use super::process::Log;
 
 /// Log-normal sigma of the delays: answer times across the internet spread
@@ -164,7 +165,7 @@ fn report(s: &PeerSettings, latency: &Latency, runs: &[Vec<Run>; 3]) -> Result<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::peers::tests::run;
+    use crate::bench::peer_crawl::tests::run;
 
     #[test]
     fn the_bound_is_in_flight_over_the_mean_delay() {

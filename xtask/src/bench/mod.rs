@@ -19,6 +19,7 @@ mod focus_cost;
 mod growth;
 mod latency;
 mod nginx;
+mod peer_crawl;
 mod peers;
 pub(crate) mod process;
 
