@@ -22,6 +22,12 @@ use serde::{Deserialize, Serialize};
 use crate::model_io::{self, ModelKind};
 use crate::{Classifier, ClassifyError, Example, Judgement};
 
+mod idf;
+mod quality;
+
+pub use idf::DocumentFrequencies;
+pub use quality::CentroidQuality;
+
 /// Centroid construction settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CentroidConfig {
@@ -40,64 +46,6 @@ impl Default for CentroidConfig {
             min_overlap: 4,
             min_examples: 4,
         }
-    }
-}
-
-/// How well the centroids stand apart before a crawl (Bergmark §6.2).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CentroidQuality {
-    /// The topics with a centroid, in the order of the matrix.
-    pub topics: Vec<TopicId>,
-    /// Cosine similarity of every pair of centroids (1 on the diagonal).
-    pub similarity: Vec<Vec<f64>>,
-    /// Per topic, of its seed pages: how many are assigned to its own
-    /// centroid, and how many there are.
-    pub own: Vec<(usize, usize)>,
-}
-
-impl CentroidQuality {
-    /// The share of all seed pages assigned back to their own centroid.
-    pub fn self_assigned(&self) -> f64 {
-        let (hit, n) = self
-            .own
-            .iter()
-            .fold((0, 0), |(h, n), &(a, b)| (h + a, n + b));
-        hit as f64 / n.max(1) as f64
-    }
-
-    /// For each topic, the other topic whose centroid is most alike and
-    /// that similarity (the paper's Figure 4 draws the two nearest).
-    pub fn nearest(&self) -> Vec<(TopicId, Option<(TopicId, f64)>)> {
-        self.topics
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| {
-                let best = self.similarity[i]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .max_by(|a, b| a.1.total_cmp(b.1))
-                    .map(|(j, &s)| (self.topics[j], s));
-                (t, best)
-            })
-            .collect()
-    }
-}
-
-/// How many documents hold each dictionary term, over how many documents:
-/// the statistics of an idf re-estimate (Bergmark §6.4), from a pre-crawl
-/// pass or the crawl's own pages.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DocumentFrequencies {
-    /// Aligned with the dictionary.
-    df: Vec<u64>,
-    docs: u64,
-}
-
-impl DocumentFrequencies {
-    /// Documents counted.
-    pub fn docs(&self) -> u64 {
-        self.docs
     }
 }
 
@@ -198,95 +146,6 @@ impl Centroids {
     /// The topics that have a centroid.
     pub fn topics(&self) -> &[TopicId] {
         &self.topics
-    }
-
-    /// The paper's check before crawling: the centroids' pairwise cosine
-    /// similarity, and for each topic how many of its `seeds` (labelled
-    /// pages, usually the ones the centroids were built from) the
-    /// classifier assigns to its own centroid. A seed sharing fewer than
-    /// `min_overlap` terms with the dictionary is assigned nowhere.
-    pub fn quality(&self, seeds: &[Example]) -> CentroidQuality {
-        let similarity = self
-            .centroids
-            .iter()
-            .map(|a| self.centroids.iter().map(|b| a.cosine(b)).collect())
-            .collect();
-        let mut own = vec![(0, 0); self.topics.len()];
-        for e in seeds {
-            let Some(i) = self.topics.iter().position(|&t| t == e.topic) else {
-                continue;
-            };
-            own[i].1 += 1;
-            if self.classify(&e.counts).best == Some(e.topic) {
-                own[i].0 += 1;
-            }
-        }
-        CentroidQuality {
-            topics: self.topics.clone(),
-            similarity,
-            own,
-        }
-    }
-
-    /// Re-estimates idf from crawled pages (Bergmark §6.4); the dictionary
-    /// stays the same, the centroid weights follow the new idf.
-    pub fn reestimate_idf<'a>(&mut self, crawled: impl IntoIterator<Item = &'a SparseVec>) {
-        self.set_idf_from(crawled);
-    }
-
-    /// An empty count of the dictionary's document frequencies, to fill
-    /// with [`Centroids::count_document`] as pages arrive (in any order:
-    /// counting commutes) and apply with [`Centroids::reestimate_idf_from`].
-    pub fn document_frequencies(&self) -> DocumentFrequencies {
-        DocumentFrequencies {
-            df: vec![0; self.dictionary.len()],
-            docs: 0,
-        }
-    }
-
-    /// Counts one document's dictionary terms into `df` (made by this
-    /// model's [`Centroids::document_frequencies`]).
-    pub fn count_document(&self, df: &mut DocumentFrequencies, doc: &SparseVec) {
-        df.docs += 1;
-        for &(t, w) in doc.entries() {
-            if w > 0.0 {
-                if let Ok(i) = self.dictionary.binary_search(&t) {
-                    if let Some(f) = df.df.get_mut(i) {
-                        *f += 1;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Re-estimates idf from counted document frequencies (§6.4), as
-    /// [`Centroids::reestimate_idf`] does from the documents themselves.
-    /// Counts of another dictionary (a different length) change nothing.
-    pub fn reestimate_idf_from(&mut self, df: &DocumentFrequencies) {
-        if df.df.len() == self.dictionary.len() {
-            self.set_idf(df);
-        }
-    }
-
-    /// The idf of each dictionary term, aligned with
-    /// [`Centroids::dictionary`].
-    pub fn idf(&self) -> &[f64] {
-        &self.idf
-    }
-
-    fn set_idf_from<'a>(&mut self, docs: impl IntoIterator<Item = &'a SparseVec>) {
-        let mut df = self.document_frequencies();
-        for d in docs {
-            self.count_document(&mut df, d);
-        }
-        self.set_idf(&df);
-    }
-
-    fn set_idf(&mut self, df: &DocumentFrequencies) {
-        let n = df.docs.max(1) as f64;
-        self.idf = df.df.iter().map(|&f| (n / f.max(1) as f64).ln()).collect();
-        self.centroids = self.tf.iter().map(|tf| self.weigh(tf)).collect();
-        self.norms = self.centroids.iter().map(SparseVec::norm).collect();
     }
 
     /// f·idf over dictionary terms (unnormalised).
@@ -419,14 +278,14 @@ impl Classifier for Centroids {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn v(e: &[(u32, f64)]) -> SparseVec {
+    pub(crate) fn v(e: &[(u32, f64)]) -> SparseVec {
         SparseVec::from_unsorted(e.iter().map(|&(t, w)| (TermId(t), w)).collect())
     }
 
-    fn model(min_overlap: usize) -> (Centroids, TopicId, TopicId) {
+    pub(crate) fn model(min_overlap: usize) -> (Centroids, TopicId, TopicId) {
         let (a, b) = (TopicId(1), TopicId(2));
         let ex = [
             Example {
@@ -578,73 +437,5 @@ mod tests {
         let (m, _, _) = model(4);
         let j = m.classify(&v(&[(1, 2.0), (3, 1.0)]));
         assert_eq!((j.best, j.relevance), (None, 0.0));
-    }
-
-    #[test]
-    fn idf_reestimation_changes_weights_not_the_dictionary() {
-        let (mut m, a, _) = model(1);
-        // Crawled: term 1 in every page (idf → 0), term 3 in one of four.
-        let crawled = [
-            v(&[(1, 1.0), (3, 1.0)]),
-            v(&[(1, 1.0)]),
-            v(&[(1, 1.0)]),
-            v(&[(1, 1.0), (2, 1.0)]),
-        ];
-        let mut counted = m.clone();
-        let mut df = m.document_frequencies();
-        for d in crawled.iter().rev() {
-            m.count_document(&mut df, d);
-        }
-        m.reestimate_idf(&crawled);
-        assert_eq!(df.docs(), 4);
-        counted.reestimate_idf_from(&df);
-        assert_eq!(
-            counted, m,
-            "counted frequencies give the same idf, in any order"
-        );
-        assert_eq!(m.dictionary().len(), 3);
-        // Term 1 is in every crawled page: idf ln(4/4) = 0; term 2 in one: ln 4.
-        let ca = m.centroid(a).unwrap();
-        assert_eq!(ca.get(TermId(1)), 0.0);
-        assert!((ca.get(TermId(2)) - 4f64.ln()).abs() < 1e-12);
-        let bytes = m.to_bytes().unwrap();
-        assert_eq!(Centroids::from_bytes(&bytes).unwrap(), m);
-    }
-
-    #[test]
-    fn the_quality_report_measures_how_apart_the_centroids_stand() {
-        let (a, b, c) = (TopicId(1), TopicId(2), TopicId(3));
-        let ex = |t, e: &[(u32, f64)]| Example {
-            counts: v(e),
-            topic: t,
-        };
-        let seeds = [
-            ex(a, &[(1, 3.0), (2, 1.0), (9, 1.0)]),
-            ex(a, &[(1, 2.0), (2, 2.0)]),
-            ex(b, &[(3, 3.0), (4, 1.0), (9, 1.0)]),
-            ex(b, &[(3, 2.0), (4, 2.0)]),
-            // c shares a's words: its centroid sits close to a's.
-            ex(c, &[(1, 2.0), (2, 2.0), (5, 1.0)]),
-            ex(c, &[(1, 1.0), (2, 1.0), (5, 3.0)]),
-        ];
-        let cfg = CentroidConfig {
-            top_k: 3,
-            min_overlap: 1,
-            min_examples: 2,
-        };
-        let m = Centroids::train(&seeds, cfg).unwrap();
-        let q = m.quality(&seeds);
-        assert_eq!(q.topics, vec![a, b, c]);
-        for (i, row) in q.similarity.iter().enumerate() {
-            assert!((row[i] - 1.0).abs() < 1e-9);
-            for (j, s) in row.iter().enumerate() {
-                assert!((s - q.similarity[j][i]).abs() < 1e-12, "symmetric");
-            }
-        }
-        let near = q.nearest();
-        assert_eq!(near[0].1.map(|n| n.0), Some(c), "a's nearest is c");
-        assert!(q.similarity[0][2] > q.similarity[0][1]);
-        assert_eq!(q.own[1], (2, 2), "b's seeds all come back to b");
-        assert!(q.self_assigned() > 0.5 && q.self_assigned() <= 1.0);
     }
 }
