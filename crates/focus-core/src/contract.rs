@@ -276,6 +276,11 @@ pub struct Summary {
     /// process: the crawl's one sequential stage.
     #[serde(default)]
     pub apply_busy_s: f64,
+    /// Bytes the crawl's store (`store/`) takes on disk when the crawl
+    /// ends, after its last flush: what a crawl of this length needs
+    /// besides its other outputs.
+    #[serde(default)]
+    pub store_bytes: u64,
 }
 
 /// Why a crawl stopped (`summary.json`'s `stopped_because`).

@@ -273,6 +273,7 @@ fn summarise(
         robots_refused_links: tally.robots_refused_links,
         judge_busy_s: busy.judge_s,
         apply_busy_s: busy.apply_s,
+        store_bytes: st.store.size_on_disk()?,
     };
     let taxonomy = &rules.analysis.taxonomy;
     let good: Vec<&str> = taxonomy

@@ -394,6 +394,15 @@ impl Store {
         Ok(())
     }
 
+    /// The bytes the store's files take on disk (sled's log and its blobs;
+    /// writes still in the open group are not there yet: see
+    /// [`Store::flush`]). sled reclaims the space of rewritten records
+    /// itself, segment by segment, so the size does not fall at once
+    /// when records are replaced.
+    pub fn size_on_disk(&self) -> Result<u64, StoreError> {
+        self.db.size_on_disk().map_err(db_err)
+    }
+
     #[cfg(test)]
     pub(crate) fn raw_pages(&self) -> &sled::Tree {
         self.group.tree(Tree::Pages)

@@ -33,7 +33,8 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     let child = spawn(&mut cmd, &work.join("crawl.log"))?;
     let (samples, _) = watch(child, &out, None, Duration::from_millis(500))?;
     let s = summary(&out)?;
-    // The store of a million pages takes gigabytes; the numbers are read.
+    // The store of a million pages takes gigabytes (its size is in the
+    // summary); the numbers are read.
     std::fs::remove_dir_all(out.join("store"))?;
 
     let Some(last) = samples.last().copied() else {
@@ -92,14 +93,17 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     writeln!(
         o,
         "\nSummary: {} pages in {:.0} s ({:.0} pages/s), {:.0} CPU s ({:.2} cores busy on \
-         average), true harvest {:.3}, frontier left {}.",
+         average), true harvest {:.3}, frontier left {}; the store took {:.0} MB on \
+         disk at the end ({:.1} KB per page, `summary.json`'s `store_bytes`).",
         s.pages_fetched,
         s.elapsed_s,
         s.pages_per_s,
         last.cpu_s,
         last.cpu_s / last.secs.max(1e-3),
         s.harvest_rate_true.unwrap_or(0.0),
-        s.frontier_left
+        s.frontier_left,
+        s.store_bytes as f64 / (1024.0 * 1024.0),
+        s.store_bytes as f64 / 1024.0 / s.pages_fetched.max(1) as f64,
     )?;
     Ok(o)
 }

@@ -252,3 +252,27 @@ fn a_retried_attempt_is_kept_and_its_url_stays_queued() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains(r#""retry":true"#) && text.contains(r#""attempt":2"#));
 }
+
+#[test]
+fn the_size_on_disk_is_the_stores_files_and_grows_with_what_is_flushed() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    s.flush().unwrap();
+    let empty = s.size_on_disk().unwrap();
+    let links: Vec<(u64, String)> = (0..40)
+        .map(|i| (10_000 + i, format!("http://b.example/a/longer/path/{i}")))
+        .collect();
+    for id in 1..=500 {
+        s.record_fetch(&page(id, None), &links, &[]).unwrap();
+    }
+    s.flush().unwrap();
+    let full = s.size_on_disk().unwrap();
+    // Each page's links alone are 40 × (8 + about 35) bytes.
+    assert!(full >= empty + 500 * 40 * 40, "{empty} -> {full}");
+    // sled's log and its blob files: what `du` would count.
+    let file = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let blobs: u64 = std::fs::read_dir(dir.path().join("blobs")).map_or(0, |d| {
+        d.filter_map(Result::ok).map(|e| file(&e.path())).sum()
+    });
+    assert_eq!(full, file(&dir.path().join("db")) + blobs);
+}
