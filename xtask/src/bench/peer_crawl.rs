@@ -15,12 +15,23 @@ use super::nginx::{free_port, Nginx, Served, Site};
 use super::peers::PeerSettings;
 use super::process::{cargo, spread, Log, Measured};
 
-/// One crawler's run as the server saw it, and for ours the seconds its
-/// `summary.json` says were spent judging and applying pages.
+/// One crawler's run as the server saw it, and for ours what its
+/// `summary.json` adds.
 pub(super) struct Run {
     pub(super) measured: Measured,
     pub(super) served: Served,
-    pub(super) busy: Option<(f64, f64)>,
+    pub(super) own: Option<OwnReport>,
+}
+
+/// What our crawl's `summary.json` says beside the server and GNU time:
+/// the seconds spent judging and applying pages (`judge_busy_s`,
+/// `apply_busy_s`) and the store's bytes on disk at the end
+/// (`store_bytes`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct OwnReport {
+    pub(super) judge_s: f64,
+    pub(super) apply_s: f64,
+    pub(super) store_bytes: u64,
 }
 
 /// The binaries and files the comparison uses.
@@ -220,17 +231,21 @@ pub(super) fn crawl(
         "{name} run {r}: {} pages served in {:.1} s",
         served.ok, measured.wall_s
     );
-    let busy = match who {
+    let own = match who {
         Crawler::Ours | Crawler::OursStream => {
             let s = crate::watch::summary(&run_dir.join("out"))?;
-            Some((s.judge_busy_s, s.apply_busy_s))
+            Some(OwnReport {
+                judge_s: s.judge_busy_s,
+                apply_s: s.apply_busy_s,
+                store_bytes: s.store_bytes,
+            })
         }
         Crawler::Spider | Crawler::SpiderJudge => None,
     };
     Ok(Run {
         measured,
         served,
-        busy,
+        own,
     })
 }
 
@@ -315,7 +330,11 @@ pub(super) mod tests {
                 not_found: 0,
                 other: 0,
             },
-            busy: Some((wall_s / 4.0, wall_s / 8.0)),
+            own: Some(OwnReport {
+                judge_s: wall_s / 4.0,
+                apply_s: wall_s / 8.0,
+                store_bytes: pages * 2048,
+            }),
         }
     }
 

@@ -19,7 +19,7 @@ use anyhow::{Context, Result};
 
 use super::latency::Latency;
 use super::nginx::Nginx;
-use super::peer_crawl::{crawl, first_folder, prepare, Crawler, Run, Setup, Summary};
+use super::peer_crawl::{crawl, first_folder, prepare, Crawler, OwnReport, Run, Setup, Summary};
 use super::process::{spread, Log};
 
 /// The settings of the comparison.
@@ -170,17 +170,17 @@ fn report(
         )?;
         rows.push((mid, whole, growth, cpu_mid));
     }
-    let per_1000 = |runs: &[Run], pick: fn((f64, f64)) -> f64| {
+    let per_1000 = |runs: &[Run], pick: fn(&OwnReport) -> f64| {
         let v: Vec<f64> = runs
             .iter()
-            .filter_map(|r| Some(pick(r.busy?) * 1000.0 / r.served.ok.max(1) as f64))
+            .filter_map(|r| Some(pick(r.own.as_ref()?) * 1000.0 / r.served.ok.max(1) as f64))
             .collect();
         spread(&v).1
     };
     let ours_cpu = rows.first().map_or(0.0, |r| r.3);
     let (judge, apply) = (
-        per_1000(&ours.whole, |b| b.0),
-        per_1000(&ours.whole, |b| b.1),
+        per_1000(&ours.whole, |b| b.judge_s),
+        per_1000(&ours.whole, |b| b.apply_s),
     );
     writeln!(
         o,
@@ -192,6 +192,18 @@ fn report(
          training) **{:.2}**.",
         ours_cpu,
         ours_cpu - judge - apply,
+    )?;
+    // Bytes per page, so the median is of the same measure whatever each
+    // run fetched.
+    let store_kb = per_1000(&ours.whole, |b| b.store_bytes as f64) / 1024.0 / 1000.0;
+    let pages = ours.whole.first().map_or(0, |r| r.served.ok);
+    writeln!(
+        o,
+        "\nOur crawl also writes every page's record, links and queue to its store as \
+         it goes, so a killed crawl resumes: **{store_kb:.1} KB per page** on disk when \
+         the crawl ended (median; {:.0} MB for {pages} pages; `summary.json`'s \
+         `store_bytes`). `spider` keeps its crawl in memory and writes nothing.",
+        store_kb * pages as f64 / 1024.0,
     )?;
     if let [(ours_rate, ours_rss, ours_growth, ours_cpu), (their_rate, their_rss, their_growth, their_cpu), (judged_rate, judged_rss, _, judged_cpu)] =
         rows[..]
@@ -333,6 +345,13 @@ mod tests {
         );
         assert!(md.contains("the rest of the process's 1.95"), "{md}");
         assert!(md.contains("start-up and training) **1.22**."), "{md}");
+        // 2,048 bytes a page.
+        assert!(
+            md.contains(
+                "**2.0 KB per page** on disk when the crawl ended (median; 2 MB for 1024 pages;"
+            ),
+            "{md}"
+        );
         assert!(
             md.contains("ours ÷ spider: **0.50**; peak memory, ours ÷ spider: **4.00**; memory growth beyond one page, ours ÷ spider: **4.00**."),
             "{md}"
