@@ -398,7 +398,9 @@ impl Store {
     /// writes still in the open group are not there yet: see
     /// [`Store::flush`]). sled reclaims the space of rewritten records
     /// itself, segment by segment, so the size does not fall at once
-    /// when records are replaced.
+    /// when records are replaced; it gives back free segments (512 KiB)
+    /// at the end of its log in the background, so the files can be
+    /// smaller than this by whole segments a moment later.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         self.db.size_on_disk().map_err(db_err)
     }
