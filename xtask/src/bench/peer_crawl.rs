@@ -15,23 +15,13 @@ use super::nginx::{free_port, Nginx, Served, Site};
 use super::peers::PeerSettings;
 use super::process::{cargo, spread, Log, Measured};
 
-/// One crawler's run as the server saw it, and for ours what its
-/// `summary.json` adds.
+/// One crawler's run as the server saw it, and for ours its
+/// `summary.json` (the seconds spent judging and applying pages, the
+/// store's bytes on disk).
 pub(super) struct Run {
     pub(super) measured: Measured,
     pub(super) served: Served,
-    pub(super) own: Option<OwnReport>,
-}
-
-/// What our crawl's `summary.json` says beside the server and GNU time:
-/// the seconds spent judging and applying pages (`judge_busy_s`,
-/// `apply_busy_s`) and the store's bytes on disk at the end
-/// (`store_bytes`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct OwnReport {
-    pub(super) judge_s: f64,
-    pub(super) apply_s: f64,
-    pub(super) store_bytes: u64,
+    pub(super) own: Option<focus_core::Summary>,
 }
 
 /// The binaries and files the comparison uses.
@@ -232,14 +222,7 @@ pub(super) fn crawl(
         served.ok, measured.wall_s
     );
     let own = match who {
-        Crawler::Ours | Crawler::OursStream => {
-            let s = crate::watch::summary(&run_dir.join("out"))?;
-            Some(OwnReport {
-                judge_s: s.judge_busy_s,
-                apply_s: s.apply_busy_s,
-                store_bytes: s.store_bytes,
-            })
-        }
+        Crawler::Ours | Crawler::OursStream => Some(crate::watch::summary(&run_dir.join("out"))?),
         Crawler::Spider | Crawler::SpiderJudge => None,
     };
     Ok(Run {
@@ -330,10 +313,11 @@ pub(super) mod tests {
                 not_found: 0,
                 other: 0,
             },
-            own: Some(OwnReport {
-                judge_s: wall_s / 4.0,
-                apply_s: wall_s / 8.0,
+            own: Some(focus_core::Summary {
+                judge_busy_s: wall_s / 4.0,
+                apply_busy_s: wall_s / 8.0,
                 store_bytes: pages * 2048,
+                ..focus_core::Summary::default()
             }),
         }
     }

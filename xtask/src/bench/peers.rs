@@ -19,7 +19,7 @@ use anyhow::{Context, Result};
 
 use super::latency::Latency;
 use super::nginx::Nginx;
-use super::peer_crawl::{crawl, first_folder, prepare, Crawler, OwnReport, Run, Setup, Summary};
+use super::peer_crawl::{crawl, first_folder, prepare, Crawler, Run, Setup, Summary};
 use super::process::{spread, Log};
 
 /// The settings of the comparison.
@@ -170,17 +170,19 @@ fn report(
         )?;
         rows.push((mid, whole, growth, cpu_mid));
     }
-    let per_1000 = |runs: &[Run], pick: fn(&OwnReport) -> f64| {
+    // Medians per page served, so each run's value is of the same measure
+    // whatever it fetched.
+    let per_page = |runs: &[Run], pick: fn(&focus_core::Summary) -> f64| {
         let v: Vec<f64> = runs
             .iter()
-            .filter_map(|r| Some(pick(r.own.as_ref()?) * 1000.0 / r.served.ok.max(1) as f64))
+            .filter_map(|r| Some(pick(r.own.as_ref()?) / r.served.ok.max(1) as f64))
             .collect();
         spread(&v).1
     };
     let ours_cpu = rows.first().map_or(0.0, |r| r.3);
     let (judge, apply) = (
-        per_1000(&ours.whole, |b| b.judge_s),
-        per_1000(&ours.whole, |b| b.apply_s),
+        1000.0 * per_page(&ours.whole, |s| s.judge_busy_s),
+        1000.0 * per_page(&ours.whole, |s| s.apply_busy_s),
     );
     writeln!(
         o,
@@ -193,9 +195,7 @@ fn report(
         ours_cpu,
         ours_cpu - judge - apply,
     )?;
-    // Bytes per page, so the median is of the same measure whatever each
-    // run fetched.
-    let store_kb = per_1000(&ours.whole, |b| b.store_bytes as f64) / 1024.0 / 1000.0;
+    let store_kb = per_page(&ours.whole, |s| s.store_bytes as f64) / 1024.0;
     let pages = ours.whole.first().map_or(0, |r| r.served.ok);
     writeln!(
         o,
