@@ -30,6 +30,11 @@ const STAGES: &[Stages] = &[
         engine: "engine",
         blind: &[
             "policy.rs",
+            "chakrabarti.rs",
+            "baselines.rs",
+            "bingo.rs",
+            "collections.rs",
+            "context_graph.rs",
             "judge.rs",
             "pipeline.rs",
             "dispatch.rs",

@@ -4,11 +4,13 @@
 //! bar — so that every crawler binary is a few lines; [`websim_leaf_accuracy`]
 //! calibrates the websim's text with the crawler's own classifier.
 //!
-//! This is the only library that may depend on `focus-websim` *and* the
-//! crawler crates together: it wires the synthetic web's ground truth into
-//! the engine as an evaluation-only callback. Libraries below it must not
-//! depend on it. The papers' reproductions and the real-corpus evaluations
-//! run through it from `focus-experiments`.
+//! With `focus-experiments` (which runs through it), this is the only
+//! library that may depend on `focus-websim` *and* the crawler crates
+//! together: it wires the synthetic web's ground truth into the engine as
+//! an evaluation-only callback. Libraries below it must not depend on it,
+//! and it must not depend on `focus-experiments` or `xtask`. The papers'
+//! reproductions and the real-corpus evaluations run through it from
+//! `focus-experiments`.
 //!
 //! # Example
 //!

@@ -1,7 +1,8 @@
 //! Periodic distillation: relevance-weighted HITS (1999 weighting) over the
 //! crawl's link graph; the unvisited pages cited by the top hubs are raised
-//! to the maximum priority ("revisiting" a hub on a static web re-reads its
-//! stored links rather than fetching it again).
+//! by the policy's hub-citation rule (`Policy::hub_citation`): "revisiting"
+//! a hub on a static web re-reads its stored links rather than fetching it
+//! again.
 //!
 //! The 1999 rule counts only links between hosts: links inside a host are
 //! nepotism (navigation, the site's own pages praising each other). On a

@@ -6,7 +6,8 @@
 //! needed).
 //!
 //! Deterministic and I/O-free: functions return numbers and SVG strings;
-//! callers write files. Depends on no other `focus-*` crate.
+//! callers write files. Depends on no `focus-*` crate but `focus-core` (for
+//! the `summary.json` struct, [`Summary`]).
 //!
 //! # Example
 //!

@@ -6,7 +6,9 @@
 //!
 //! This crate owns no crawler logic and no composition: it depends on
 //! `focus-app` for that, and only `focus-repro` (the binary) and tests
-//! depend on it.
+//! depend on it. It must not depend on a binary or on `xtask`, and needs no
+//! Python: the scikit-learn reference is an optional script it runs when
+//! one is installed.
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
