@@ -50,4 +50,4 @@ mod store;
 
 pub use error::StoreError;
 pub use records::{PageRecord, QueuedUrl};
-pub use store::{Store, StoreConfig, DEFAULT_CACHE_BYTES, SCHEMA};
+pub use store::{Store, StoreConfig, DEFAULT_CACHE_BYTES, SCHEMA, SEGMENT_BYTES};

@@ -55,6 +55,11 @@ pub struct StoreConfig {
     pub cache_bytes: u64,
 }
 
+/// The size of sled's log segments (sled 0.34's own, which the store
+/// keeps): the unit in which sled gives free space at the end of its log
+/// back to the file system ([`Store::size_on_disk`]).
+pub const SEGMENT_BYTES: u64 = 512 * 1024;
+
 /// The default [`StoreConfig::cache_bytes`].
 pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 
@@ -398,9 +403,12 @@ impl Store {
     /// writes still in the open group are not there yet: see
     /// [`Store::flush`]). sled reclaims the space of rewritten records
     /// itself, segment by segment, so the size does not fall at once
-    /// when records are replaced; it gives back free segments (512 KiB)
-    /// at the end of its log in the background, so the files can be
-    /// smaller than this by whole segments a moment later.
+    /// when records are replaced. Its background work goes on after the
+    /// size is read, in both directions: its garbage collection rewrites
+    /// live records from fragmented segments onto the end of the log (the
+    /// files grow), and free segments ([`SEGMENT_BYTES`]) at the end of the
+    /// log go back to the file system (they shrink). The size is the
+    /// files' at the moment it is read.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         self.db.size_on_disk().map_err(db_err)
     }

@@ -269,14 +269,14 @@ fn the_size_on_disk_is_the_stores_files_and_grows_with_what_is_flushed() {
     let full = s.size_on_disk().unwrap();
     // Each page's links alone are 40 × (8 + about 35) bytes.
     assert!(full >= empty + 500 * 40 * 40, "{empty} -> {full}");
-    // sled's log and its blob files: what `du` would count. sled gives back
-    // free segments (512 KiB) at the end of its log in the background, so
-    // the files read after the size can be smaller by whole segments.
+    // sled's log and its blob files: what `du` would count. sled's
+    // background work (garbage collection onto the log's end, free segments
+    // at the end given back) can change them after the size is read: by
+    // one segment, or tens of kilobytes, in the runs seen, so within two.
     let file = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
     let blobs: u64 = std::fs::read_dir(dir.path().join("blobs")).map_or(0, |d| {
         d.filter_map(Result::ok).map(|e| file(&e.path())).sum()
     });
     let files = file(&dir.path().join("db")) + blobs;
-    assert!(files <= full, "{files} {full}");
-    assert_eq!((full - files) % (512 * 1024), 0, "{files} {full}");
+    assert!(files.abs_diff(full) <= 2 * SEGMENT_BYTES, "{files} {full}");
 }
