@@ -304,6 +304,7 @@ pub(crate) fn crawl_config(plan: &CrawlPlan) -> CrawlConfig {
     cfg.max_tries = plan.max_tries;
     cfg.seed = plan.seed;
     cfg.resume = plan.resume;
+    cfg.compact_store = plan.compact_store;
     cfg
 }
 

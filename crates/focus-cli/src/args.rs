@@ -203,6 +203,14 @@ pub struct CrawlArgs {
     /// says so).
     #[arg(long)]
     pub resume: bool,
+
+    /// When the crawl ends, rewrite its store into a fresh database of
+    /// its live records only (sled's log keeps the space of rewritten
+    /// ones until its garbage collection gets to them); summary.json gives
+    /// both sizes. Needs free disk for the compacted copy; the original is
+    /// kept if anything fails or the copy is not smaller.
+    #[arg(long)]
+    pub compact_store: bool,
 }
 
 impl CrawlArgs {

@@ -145,6 +145,8 @@ pub struct CrawlPlan {
     pub seed: u64,
     /// Continue the stored crawl.
     pub resume: bool,
+    /// Compact the store when the crawl ends.
+    pub compact_store: bool,
 }
 
 /// Flags that do not make a crawl.
@@ -211,6 +213,7 @@ impl CrawlPlan {
             out,
             seed: DEFAULT_SEED,
             resume: false,
+            compact_store: false,
         }
     }
 
@@ -284,6 +287,7 @@ impl CrawlPlan {
             out: a.out.clone(),
             seed: a.seed,
             resume: a.resume,
+            compact_store: a.compact_store,
         })
     }
 }

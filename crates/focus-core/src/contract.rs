@@ -277,10 +277,15 @@ pub struct Summary {
     #[serde(default)]
     pub apply_busy_s: f64,
     /// Bytes the crawl's store (`store/`) takes on disk when the crawl
-    /// ends, after its last flush: what a crawl of this length needs
-    /// besides its other outputs.
+    /// ends, once the store is closed (and compacted, with
+    /// `--compact-store`): what a crawl of this length needs besides its
+    /// other outputs.
     #[serde(default)]
     pub store_bytes: u64,
+    /// With `--compact-store`, the store's bytes before it was compacted
+    /// (absent when it was not: not asked for, or the compaction failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_bytes_before_compaction: Option<u64>,
 }
 
 /// Why a crawl stopped (`summary.json`'s `stopped_because`).

@@ -59,6 +59,12 @@ pub struct CrawlConfig {
     /// that is not a duplicate (`focus_core::TextLine`), for a local search
     /// index over the crawl. A resumed crawl appends to it.
     pub keep_text: bool,
+    /// Rewrite the closed store into a fresh database of its live
+    /// records when the crawl ends (`focus_store::compact`; sled's log
+    /// keeps the space of rewritten ones until its garbage collection gets
+    /// to them). A failed compaction leaves the store as it was and is
+    /// noted; the crawl's outputs stand.
+    pub compact_store: bool,
 }
 
 impl CrawlConfig {
@@ -82,6 +88,7 @@ impl CrawlConfig {
             max_tries: defaults::MAX_TRIES,
             stop: Arc::new(AtomicBool::new(false)),
             keep_text: false,
+            compact_store: false,
         }
     }
 }

@@ -116,7 +116,7 @@ pub async fn run(
         texts.flush()?;
     }
     st.store.flush()?;
-    summarise(&cfg, &st, &rules, stopped_because, started, busy)
+    summarise(&cfg, st, &rules, stopped_because, started, busy, observer)
 }
 
 /// The batch loop ([`Flow::Batches`]): pops a batch on the logical clock
@@ -219,15 +219,16 @@ async fn one_batch(
         .await
 }
 
-/// Writes the final outputs (hubs, authorities, summary, harvest plot)
-/// and returns the summary.
+/// Writes the final outputs (hubs, authorities, summary, harvest plot),
+/// closes the store (compacting it if asked) and returns the summary.
 fn summarise(
     cfg: &CrawlConfig,
-    st: &CrawlState,
+    st: CrawlState,
     rules: &Rules<'_>,
     stopped_because: StopReason,
     started: Instant,
     busy: Busy,
+    observer: &mut dyn Observer,
 ) -> Result<Summary, CrawlError> {
     let d = distill(&st.graph, TOP_K, cfg.hub_percentile)?;
     output::tsv(
@@ -241,7 +242,7 @@ fn summarise(
     let tally = &st.tally;
     let scorer: &Scorer = rules.scorer;
     let elapsed = started.elapsed().as_secs_f64();
-    let summary = Summary {
+    let mut summary = Summary {
         crawler: rules.policy.name().to_owned(),
         pages_fetched: tally.fetched,
         duplicate_pages: tally.duplicates,
@@ -273,8 +274,14 @@ fn summarise(
         robots_refused_links: tally.robots_refused_links,
         judge_busy_s: busy.judge_s,
         apply_busy_s: busy.apply_s,
-        store_bytes: st.store.size_on_disk()?,
+        store_bytes: 0,
+        store_bytes_before_compaction: None,
     };
+    let store_dir = st.store.dir().to_path_buf();
+    summary.store_bytes = st.store.close()?;
+    if cfg.compact_store {
+        compact_store(&store_dir, &mut summary, observer);
+    }
     let taxonomy = &rules.analysis.taxonomy;
     let good: Vec<&str> = taxonomy
         .good_topics()
@@ -292,6 +299,34 @@ fn summarise(
         ),
     )?;
     Ok(summary)
+}
+
+/// Compacts the closed store in `dir` into `summary`'s sizes; a failure
+/// leaves the store as it was and is noted, not fatal: the crawl's other
+/// outputs are written either way.
+fn compact_store(dir: &std::path::Path, summary: &mut Summary, observer: &mut dyn Observer) {
+    match focus_store::compact(dir) {
+        Ok(done) => {
+            summary.store_bytes_before_compaction = Some(done.bytes_before);
+            summary.store_bytes = done.bytes_after;
+            let mb = |b: u64| b as f64 / 1e6;
+            observer.note(&if done.replaced {
+                format!(
+                    "compacted the store: {:.1} MB -> {:.1} MB",
+                    mb(done.bytes_before),
+                    mb(done.bytes_after)
+                )
+            } else {
+                format!(
+                    "the store ({:.1} MB) had nothing to compact; kept as it was",
+                    mb(done.bytes_before)
+                )
+            });
+        }
+        Err(e) => observer.note(&format!(
+            "compacting the store failed; it is kept as it was: {e}"
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,10 @@
 //! resumable; operations are grouped and reach
 //! sled in one transaction per [`Store::commit`] (a crawl batch), because
 //! each sled transaction costs two synchronous disk writes.
+//! [`Store::close`] returns once sled has let go of the files, and
+//! [`compact`] rewrites a closed store into a fresh database of its live
+//! entries, crash-safely (every open finishes or undoes an interrupted
+//! one).
 //!
 //! Only this crate names `sled`, and only `codec.rs` encodes or decodes
 //! stored values, so either can be replaced in one place. No sled type
@@ -40,6 +44,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod codec;
+mod compact;
 mod error;
 mod export;
 mod group;
@@ -48,6 +53,7 @@ mod open;
 mod records;
 mod store;
 
+pub use compact::{compact, Compaction};
 pub use error::StoreError;
 pub use records::{PageRecord, QueuedUrl};
 pub use store::{Store, StoreConfig, DEFAULT_CACHE_BYTES, SCHEMA, SEGMENT_BYTES};

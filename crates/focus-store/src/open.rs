@@ -9,7 +9,12 @@
 //! (spacejam/sled#1289). So opening retries for a short while when, and
 //! only when, the error is that lock; another process that holds the
 //! database open still gets a clear error, after the wait.
+//!
+//! The same lock says when a closed store is final: until sled releases
+//! it, its flusher may still write the files ([`wait_released`]).
 
+use std::fs::{File, TryLockError};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How long opening waits for a lock that a dropped handle may still hold.
@@ -34,6 +39,41 @@ pub(crate) fn open_db(config: &sled::Config, wait: Duration) -> sled::Result<sle
                 pause = (pause * 2).min(Duration::from_millis(100));
             }
             result => return result,
+        }
+    }
+}
+
+/// How long closing waits for sled to let go of the files.
+pub(crate) const CLOSE_WAIT: Duration = Duration::from_secs(30);
+
+/// The file sled locks (and writes its log to) in a database directory.
+pub(crate) fn db_file(dir: &Path) -> std::path::PathBuf {
+    dir.join("db")
+}
+
+/// Waits, up to `wait`, until no one holds the lock on the database in
+/// `dir`: once sled's last handle is dropped and its flusher has exited,
+/// nothing of this process writes its files any more. `Ok(false)` if the
+/// lock was still held at the deadline; a directory without a database is
+/// released.
+pub(crate) fn wait_released(dir: &Path, wait: Duration) -> std::io::Result<bool> {
+    let file = match File::open(db_file(dir)) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+        Err(e) => return Err(e),
+    };
+    let deadline = Instant::now() + wait;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match file.try_lock() {
+            // Dropping the file releases the lock at once.
+            Ok(()) => return Ok(true),
+            Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            Err(TryLockError::WouldBlock) => return Ok(false),
+            Err(TryLockError::Error(e)) => return Err(e),
         }
     }
 }
@@ -82,6 +122,22 @@ mod tests {
         // Released, the directory opens again.
         drop(held);
         assert!(open_db(&config(dir.path()), LOCK_WAIT).is_ok());
+    }
+
+    #[test]
+    fn a_held_database_is_not_released_and_a_dropped_one_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = open_db(&config(dir.path()), LOCK_WAIT).unwrap();
+        let short = Duration::from_millis(100);
+        assert!(!wait_released(dir.path(), short).unwrap());
+        drop(db);
+        assert!(wait_released(dir.path(), CLOSE_WAIT).unwrap());
+        // Released means sled lets go: the next open takes the lock at
+        // its first try.
+        let again = config(dir.path()).open();
+        assert!(again.is_ok(), "{:?}", again.err());
+        let empty = tempfile::tempdir().unwrap();
+        assert!(wait_released(&empty.path().join("none"), short).unwrap());
     }
 
     #[test]

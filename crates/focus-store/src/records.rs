@@ -110,3 +110,48 @@ pub struct QueuedUrl {
     /// otherwise).
     pub cited: Vec<String>,
 }
+
+/// Records for the crate's unit tests.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::{PageRecord, QueuedUrl};
+
+    /// A fetched page of `a.example`, linked from `parent`.
+    pub(crate) fn page(id: u64, parent: Option<u64>) -> PageRecord {
+        PageRecord {
+            url: format!("http://a.example/{id}"),
+            id,
+            attempt: 1,
+            retry: false,
+            final_url: None,
+            seq: id,
+            status: 200,
+            error: None,
+            relevance: 0.5,
+            class: Some("a/b".to_owned()),
+            depth: u32::from(parent.is_some()),
+            parent,
+            fetched_at_ms: 1000 + id,
+            bytes: 10,
+            fingerprint: None,
+            content_hash: None,
+            duplicate: None,
+            link_features: Vec::new(),
+        }
+    }
+
+    /// A URL of `a.example` queued by page 1.
+    pub(crate) fn queued(id: u64) -> QueuedUrl {
+        QueuedUrl {
+            url: format!("http://a.example/{id}"),
+            id,
+            depth: 1,
+            parent: Some(1),
+            priority: 0.5,
+            numtries: 0,
+            tunnel: 0,
+            extra: vec![],
+            cited: vec![],
+        }
+    }
+}

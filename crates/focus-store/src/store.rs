@@ -16,9 +16,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::codec::{decode, encode, id_key, id_of};
+use crate::compact::recover;
 use crate::error::{db_err, StoreError};
 use crate::group::{Group, Tree, GROUPED_TREES};
-use crate::open::{open_db, LOCK_WAIT};
+use crate::open::{open_db, wait_released, CLOSE_WAIT, LOCK_WAIT};
 use crate::records::{PageRecord, QueuedUrl};
 
 mod queue;
@@ -107,7 +108,11 @@ impl Store {
     }
 
     /// Opens (or creates) the store in `dir`.
+    ///
+    /// A compaction a crash interrupted ([`crate::compact`]) is finished
+    /// or undone first, so the directory holds the whole store.
     pub fn open_with(dir: &Path, cfg: StoreConfig) -> Result<Store, StoreError> {
+        recover(dir)?;
         let config = sled::Config::new()
             .path(dir)
             .flush_every_ms(Some(cfg.flush_every_ms.max(1)))
@@ -115,6 +120,12 @@ impl Store {
         // A handle this process dropped may still hold the lock a moment.
         let db = open_db(&config, LOCK_WAIT)
             .map_err(|e| StoreError::Db(format!("opening {}: {e}", dir.display())))?;
+        // Opening a tree creates it: a database that is not a store yet
+        // must be a fresh one before it is given the store's trees.
+        let names = db.tree_names();
+        if !names.iter().any(|n| n.as_ref() == b"meta") && (names.len() > 1 || !db.is_empty()) {
+            return Err(foreign(dir, "a database without a focus schema"));
+        }
         let tree = |name: &str| db.open_tree(name).map_err(db_err);
         // In `Tree`'s order.
         let grouped = [
@@ -136,23 +147,23 @@ impl Store {
     }
 
     fn check_schema(&self) -> Result<(), StoreError> {
-        let foreign = |found: String| StoreError::Foreign {
-            dir: self.dir.display().to_string(),
-            expected: SCHEMA.to_owned(),
-            found,
-        };
         let meta = self.group.tree(Tree::Meta);
         match meta.get("schema").map_err(db_err)? {
             Some(v) if v.as_ref() == SCHEMA.as_bytes() => Ok(()),
-            Some(v) => Err(foreign(format!("schema `{}`", String::from_utf8_lossy(&v)))),
+            Some(v) => Err(foreign(
+                &self.dir,
+                &format!("schema `{}`", String::from_utf8_lossy(&v)),
+            )),
             None => {
                 let others = self.db.tree_names().len();
+                // sled's default tree too: the store never writes it.
                 let empty = self.group.tree(Tree::Pages).is_empty()
                     && self.group.tree(Tree::Queue).is_empty()
-                    && meta.is_empty();
+                    && meta.is_empty()
+                    && self.db.is_empty();
                 // A fresh sled db has only its default tree plus the ones we just opened.
                 if !empty || others > 1 + TREES {
-                    return Err(foreign("a database without a focus schema".to_owned()));
+                    return Err(foreign(&self.dir, "a database without a focus schema"));
                 }
                 meta.insert("schema", SCHEMA.as_bytes()).map_err(db_err)?;
                 self.db.flush().map_err(db_err)?;
@@ -413,10 +424,74 @@ impl Store {
         self.db.size_on_disk().map_err(db_err)
     }
 
+    /// Commits, flushes and closes the store, and returns the bytes its
+    /// files take once sled has let go of them: sled's flusher may still
+    /// write a moment after the last handle is dropped (`open.rs`), so the
+    /// size is final, and the directory may be reopened, copied or
+    /// compacted ([`crate::compact`]) at once. Fails, leaving the store open, if
+    /// a clone of this handle is still alive.
+    pub fn close(self) -> Result<u64, StoreError> {
+        self.flush()?;
+        if Arc::strong_count(&self.group) > 1 {
+            return Err(StoreError::Db(format!(
+                "closing {}: another handle to the store is still open",
+                self.dir.display()
+            )));
+        }
+        let dir = self.dir.clone();
+        drop(self);
+        match wait_released(&dir, CLOSE_WAIT) {
+            Ok(true) => files_size(&dir),
+            Ok(false) => Err(StoreError::Db(format!(
+                "closing {}: its database was still locked after {} s",
+                dir.display(),
+                CLOSE_WAIT.as_secs()
+            ))),
+            Err(e) => Err(StoreError::Db(format!("closing {}: {e}", dir.display()))),
+        }
+    }
+
+    /// The open database (for compaction).
+    pub(crate) fn db(&self) -> &sled::Db {
+        &self.db
+    }
+
     #[cfg(test)]
     pub(crate) fn raw_pages(&self) -> &sled::Tree {
         self.group.tree(Tree::Pages)
     }
+}
+
+/// The error for a directory that holds something other than a store of
+/// this schema.
+fn foreign(dir: &Path, found: &str) -> StoreError {
+    StoreError::Foreign {
+        dir: dir.display().to_string(),
+        expected: SCHEMA.to_owned(),
+        found: found.to_owned(),
+    }
+}
+
+/// The bytes a store's files take in `dir` (sled's log and its blob
+/// files, what [`Store::size_on_disk`] counts): exact for a closed store.
+pub(crate) fn files_size(dir: &Path) -> Result<u64, StoreError> {
+    let len = |p: &Path| match std::fs::metadata(p) {
+        Ok(m) => Ok(m.len()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
+        Err(e) => Err(StoreError::Db(format!("reading {}: {e}", p.display()))),
+    };
+    let mut size = len(&crate::open::db_file(dir))?;
+    match std::fs::read_dir(dir.join("blobs")) {
+        Ok(entries) => {
+            for entry in entries {
+                let entry = entry.map_err(db_err)?;
+                size += len(&entry.path())?;
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(db_err(e)),
+    }
+    Ok(size)
 }
 
 #[cfg(test)]

@@ -10,6 +10,15 @@ use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSou
 
 use crate::common::{lines, urls};
 
+/// The bytes of a store's files: sled's log and its blobs.
+fn store_files(store: &Path) -> u64 {
+    let file = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let blobs: u64 = std::fs::read_dir(store.join("blobs")).map_or(0, |d| {
+        d.filter_map(Result::ok).map(|e| file(&e.path())).sum()
+    });
+    file(&store.join("db")) + blobs
+}
+
 /// A crawl of the default websim by `crawler`, stopped after `pages`.
 pub(crate) fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     let source = TopicSource::websim(vec![]);
@@ -82,20 +91,12 @@ async fn soft_focus_writes_the_output_contract_and_beats_breadth_first() {
     );
     assert!(soft.apply_busy_s <= soft.elapsed_s, "{soft:?}");
     assert!(soft.judge_busy_s <= cores * soft.elapsed_s, "{soft:?}");
-    // The store's size is its files' when the crawl ended. sled's
-    // background work goes on after that (`Store::size_on_disk`): the files
-    // since differed by one segment, or by tens of kilobytes, in the runs
-    // seen, so within two.
+    // The store's size is its files' once the crawl closed it: sled has
+    // let go of them, so nothing changes them after.
     let store = dir.path().join("soft/store");
-    let file = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-    let blobs: u64 = std::fs::read_dir(store.join("blobs")).map_or(0, |d| {
-        d.filter_map(Result::ok).map(|e| file(&e.path())).sum()
-    });
-    let now = file(&store.join("db")) + blobs;
-    assert!(
-        now.abs_diff(soft.store_bytes) <= 2 * focus_store::SEGMENT_BYTES,
-        "{now} {soft:?}"
-    );
+    let now = store_files(&store);
+    assert_eq!(now, soft.store_bytes, "{soft:?}");
+    assert_eq!(soft.store_bytes_before_compaction, None);
     assert!(now > 600 * 1024, "{now} {soft:?}");
     // The default topic outlasts the default crawl, as the papers' topics
     // outlasted theirs: a crawl that could use its topic up would measure
@@ -283,6 +284,35 @@ async fn a_stopped_crawl_resumes_without_refetching_and_a_seed_gives_one_crawl()
 
 /// `--frontier-memory`: a frontier capped far below its size files the rest
 /// in its disk-backed cold tier, and the crawl is the same page for page.
+/// `--compact-store` rewrites the closed store into a fresh one: the
+/// summary gives both sizes, and a crawl resumed from the compacted store
+/// is the one resumed from the original, page for page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compacted_store_resumes_as_the_original_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let (kept, compacted) = (dir.path().join("kept"), dir.path().join("compacted"));
+    run(&plan(&kept, 150, Crawler::SOFT)).await.unwrap();
+    let mut first = plan(&compacted, 150, Crawler::SOFT);
+    first.compact_store = true;
+    let s = run(&first).await.unwrap();
+    let before = s.store_bytes_before_compaction.unwrap();
+    assert!(s.store_bytes <= before, "{s:?}");
+    assert_eq!(s.store_bytes, store_files(&compacted.join("store")));
+    for out in [&kept, &compacted] {
+        let mut resumed = plan(out, 300, Crawler::SOFT);
+        resumed.resume = true;
+        resumed.compact_store = out == &compacted;
+        let r = run(&resumed).await.unwrap();
+        assert_eq!(r.pages_fetched, 300);
+        assert_eq!(r.store_bytes, store_files(&out.join("store")));
+    }
+    let (a, b) = (urls(&kept), urls(&compacted));
+    assert_eq!(a.len(), 300);
+    assert_eq!(a, b, "the compacted store resumes the same crawl");
+    assert!(!dir.path().join("compacted/store.compacting").exists());
+    assert!(!dir.path().join("compacted/store.precompact").exists());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cold_frontier_changes_memory_not_the_crawl() {
     let dir = tempfile::tempdir().unwrap();

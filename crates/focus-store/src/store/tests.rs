@@ -2,43 +2,7 @@
 //! corrupt and foreign databases, exports and retried attempts.
 
 use super::*;
-
-fn page(id: u64, parent: Option<u64>) -> PageRecord {
-    PageRecord {
-        url: format!("http://a.example/{id}"),
-        id,
-        attempt: 1,
-        retry: false,
-        final_url: None,
-        seq: id,
-        status: 200,
-        error: None,
-        relevance: 0.5,
-        class: Some("a/b".to_owned()),
-        depth: u32::from(parent.is_some()),
-        parent,
-        fetched_at_ms: 1000 + id,
-        bytes: 10,
-        fingerprint: None,
-        content_hash: None,
-        duplicate: None,
-        link_features: Vec::new(),
-    }
-}
-
-fn queued(id: u64) -> QueuedUrl {
-    QueuedUrl {
-        url: format!("http://a.example/{id}"),
-        id,
-        depth: 1,
-        parent: Some(1),
-        priority: 0.5,
-        numtries: 0,
-        tunnel: 0,
-        extra: vec![],
-        cited: vec![],
-    }
-}
+use crate::records::fixtures::{page, queued};
 
 #[test]
 fn record_fetch_moves_a_page_from_queue_to_pages_with_links() {
@@ -174,6 +138,23 @@ fn foreign_databases_are_refused() {
         Store::open(dir.path()),
         Err(StoreError::Foreign { .. })
     ));
+    // A database with all its data in sled's default tree, which the
+    // store never writes, is foreign too (and is left unwritten).
+    let default_only = tempfile::tempdir().unwrap();
+    {
+        let db = sled::open(default_only.path()).unwrap();
+        db.insert("hello", "world").unwrap();
+        db.flush().unwrap();
+    }
+    assert!(wait_released(default_only.path(), CLOSE_WAIT).unwrap());
+    assert!(matches!(
+        Store::open(default_only.path()),
+        Err(StoreError::Foreign { .. })
+    ));
+    assert!(wait_released(default_only.path(), CLOSE_WAIT).unwrap());
+    let db = sled::open(default_only.path()).unwrap();
+    assert_eq!(db.tree_names().len(), 1, "no tree of the store's was made");
+    drop(db);
     let file = dir.path().join("not-a-dir");
     std::fs::write(&file, b"x").unwrap();
     assert!(Store::open(&file).is_err());
