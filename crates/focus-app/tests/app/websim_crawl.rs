@@ -309,6 +309,15 @@ async fn a_compacted_store_resumes_as_the_original_would() {
     let (a, b) = (urls(&kept), urls(&compacted));
     assert_eq!(a.len(), 300);
     assert_eq!(a, b, "the compacted store resumes the same crawl");
+    // A finished crawl is compacted by resuming it at its own length:
+    // nothing is fetched.
+    let mut finished = plan(&kept, 300, Crawler::SOFT);
+    finished.resume = true;
+    finished.compact_store = true;
+    let f = run(&finished).await.unwrap();
+    assert_eq!(f.pages_fetched, 300);
+    assert!(f.store_bytes_before_compaction.is_some(), "{f:?}");
+    assert_eq!(urls(&kept), a);
     assert!(!dir.path().join("compacted/store.compacting").exists());
     assert!(!dir.path().join("compacted/store.precompact").exists());
 }
