@@ -6,18 +6,15 @@
 //! takes several times its live data on disk. [`compact`] copies every
 //! tree's entries into a fresh database beside the store
 //! (`<store>.compacting`), checks the copy against the original entry by
-//! entry, and swaps the two directories with two renames (the original
-//! goes to `<store>.precompact`, then is removed). At every moment one
-//! directory holds the whole store: [`recover`], which every
-//! [`Store::open_with`] runs first, undoes a compaction a crash
-//! interrupted before its swap and finishes one interrupted after it.
+//! entry, and swaps the two directories (`swap.rs`, which also recovers
+//! from a crash in the middle, at every open).
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
 use crate::error::{db_err, StoreError};
 use crate::open::{open_db, wait_released, CLOSE_WAIT, LOCK_WAIT};
 use crate::store::{files_size, Store, StoreConfig};
+use crate::swap::{io_err, recover, remove, replace, siblings};
 
 /// The page cache of each of the two databases while one is copied into
 /// the other: each entry is read and written once, in key order, so a
@@ -39,83 +36,12 @@ pub struct Compaction {
     pub replaced: bool,
 }
 
-/// Where a compaction of `dir` writes its copy, and where the original
-/// waits while the two are swapped.
-fn siblings(dir: &Path) -> Result<(PathBuf, PathBuf), StoreError> {
-    let name = dir.file_name().ok_or_else(|| {
-        StoreError::Db(format!(
-            "{} names no directory to compact beside",
-            dir.display()
-        ))
-    })?;
-    let with = |suffix: &str| {
-        let mut n = name.to_os_string();
-        n.push(suffix);
-        dir.with_file_name(n)
-    };
-    Ok((with(".compacting"), with(".precompact")))
-}
-
-fn io_err(what: &str, path: &Path, e: &std::io::Error) -> StoreError {
-    StoreError::Db(format!("{what} {}: {e}", path.display()))
-}
-
-/// Undoes or finishes a compaction of `dir` that a crash interrupted.
-/// With the original set aside and no store in `dir`, the crash came
-/// between the two renames: the original goes back. With both, the swap
-/// was done: the original is removed. A copy left beside the store is
-/// removed (a copy is only ever renamed whole and checked). Does nothing
-/// when there was no compaction.
-pub(crate) fn recover(dir: &Path) -> Result<(), StoreError> {
-    let Some(name) = dir.file_name() else {
-        return Ok(());
-    };
-    if name.is_empty() {
-        return Ok(());
-    }
-    // A store someone holds open may be in the middle of its own
-    // compaction (the copy beside it is being written): not ours to touch.
-    match wait_released(dir, Duration::ZERO) {
-        Ok(true) => {}
-        Ok(false) => return Ok(()),
-        Err(e) => return Err(io_err("checking the lock of", dir, &e)),
-    }
-    let (copy, original) = siblings(dir)?;
-    if original.exists() {
-        if dir.exists() {
-            remove(&original)?;
-        } else {
-            std::fs::rename(&original, dir).map_err(|e| io_err("restoring", dir, &e))?;
-            sync_parent(dir)?;
-        }
-    }
-    if copy.exists() {
-        remove(&copy)?;
-    }
-    Ok(())
-}
-
-fn remove(dir: &Path) -> Result<(), StoreError> {
-    std::fs::remove_dir_all(dir).map_err(|e| io_err("removing", dir, &e))
-}
-
-/// Makes the renames in `dir`'s parent durable.
-fn sync_parent(dir: &Path) -> Result<(), StoreError> {
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::File::open(parent)
-        .and_then(|f| f.sync_all())
-        .map_err(|e| io_err("syncing", parent, &e))
-}
-
 /// Rewrites the store in `dir` into a fresh database and, if that is
 /// smaller, puts it in the original's place. The store must be closed
 /// ([`Store::close`]): one another handle holds is refused, as a foreign
 /// directory is. A compaction that fails leaves the original as it was.
 pub fn compact(dir: &Path) -> Result<Compaction, StoreError> {
-    let (copy_dir, original) = siblings(dir)?;
+    let (copy_dir, _) = siblings(dir)?;
     recover(dir)?;
     if !crate::open::db_file(dir).exists() {
         return Err(StoreError::Db(format!(
@@ -150,19 +76,7 @@ pub fn compact(dir: &Path) -> Result<Compaction, StoreError> {
             replaced: false,
         });
     }
-    std::fs::rename(dir, &original).map_err(|e| io_err("setting aside", dir, &e))?;
-    sync_parent(dir)?;
-    if let Err(e) = std::fs::rename(&copy_dir, dir) {
-        // The original goes back; were that to fail too, the next open
-        // would put it back ([`recover`]).
-        let _ = std::fs::rename(&original, dir);
-        let _ = std::fs::remove_dir_all(&copy_dir);
-        return Err(io_err("replacing", dir, &e));
-    }
-    sync_parent(dir)?;
-    // The compaction is done; an original that cannot be removed now is
-    // removed by the next open.
-    let _ = std::fs::remove_dir_all(&original);
+    replace(dir, &copy_dir)?;
     Ok(Compaction {
         bytes_before,
         bytes_after,

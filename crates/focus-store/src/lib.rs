@@ -52,6 +52,7 @@ mod held;
 mod open;
 mod records;
 mod store;
+mod swap;
 
 pub use compact::{compact, Compaction};
 pub use error::StoreError;

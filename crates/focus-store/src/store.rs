@@ -16,11 +16,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::codec::{decode, encode, id_key, id_of};
-use crate::compact::recover;
 use crate::error::{db_err, StoreError};
 use crate::group::{Group, Tree, GROUPED_TREES};
 use crate::open::{open_db, wait_released, CLOSE_WAIT, LOCK_WAIT};
 use crate::records::{PageRecord, QueuedUrl};
+use crate::swap::recover;
 
 mod queue;
 
@@ -109,7 +109,7 @@ impl Store {
 
     /// Opens (or creates) the store in `dir`.
     ///
-    /// A compaction a crash interrupted ([`crate::compact`]) is finished
+    /// A compaction a crash interrupted ([`crate::compact()`]) is finished
     /// or undone first, so the directory holds the whole store.
     pub fn open_with(dir: &Path, cfg: StoreConfig) -> Result<Store, StoreError> {
         recover(dir)?;
