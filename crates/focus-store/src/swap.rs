@@ -29,6 +29,7 @@ pub(crate) fn siblings(dir: &Path) -> Result<(PathBuf, PathBuf), StoreError> {
     Ok((with(".compacting"), with(".precompact")))
 }
 
+/// A file-system error while doing `what` to `path`.
 pub(crate) fn io_err(what: &str, path: &Path, e: &std::io::Error) -> StoreError {
     StoreError::Db(format!("{what} {}: {e}", path.display()))
 }
@@ -68,6 +69,7 @@ pub(crate) fn recover(dir: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Removes a directory and everything in it.
 pub(crate) fn remove(dir: &Path) -> Result<(), StoreError> {
     std::fs::remove_dir_all(dir).map_err(|e| io_err("removing", dir, &e))
 }
