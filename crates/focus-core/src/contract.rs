@@ -279,7 +279,8 @@ pub struct Summary {
     /// Bytes the crawl's store (`store/`) takes on disk when the crawl
     /// ends, once the store is closed (and compacted, with
     /// `--compact-store`): what a crawl of this length needs besides its
-    /// other outputs.
+    /// other outputs. 0 when the flushed store could not be closed (the
+    /// crawl notes it).
     #[serde(default)]
     pub store_bytes: u64,
     /// With `--compact-store`, the store's bytes before it was compacted

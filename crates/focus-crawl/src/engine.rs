@@ -278,9 +278,19 @@ fn summarise(
         store_bytes_before_compaction: None,
     };
     let store_dir = st.store.dir().to_path_buf();
-    summary.store_bytes = st.store.close()?;
-    if cfg.compact_store {
-        compact_store(&store_dir, &mut summary, observer);
+    match st.store.close() {
+        Ok(bytes) => {
+            summary.store_bytes = bytes;
+            if cfg.compact_store {
+                compact_store(&store_dir, &mut summary, observer);
+            }
+        }
+        // The store was flushed before the summary: what failed is only
+        // the wait for sled to let go of its files, so the crawl's
+        // outputs are still written.
+        Err(e) => observer.note(&format!(
+            "the store was flushed but not closed ({e}); summary.json's store_bytes is 0"
+        )),
     }
     let taxonomy = &rules.analysis.taxonomy;
     let good: Vec<&str> = taxonomy
