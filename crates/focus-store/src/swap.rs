@@ -80,9 +80,15 @@ fn sync_parent(dir: &Path) -> Result<(), StoreError> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    std::fs::File::open(parent)
+    sync_dir(parent)
+}
+
+/// Makes the entries of the directory `dir` (the files created in it)
+/// durable.
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    std::fs::File::open(dir)
         .and_then(|f| f.sync_all())
-        .map_err(|e| io_err("syncing", parent, &e))
+        .map_err(|e| io_err("syncing", dir, &e))
 }
 
 /// Puts the store in `copy` in the place of the one in `dir`: the
@@ -91,6 +97,13 @@ fn sync_parent(dir: &Path) -> Result<(), StoreError> {
 /// back (or leaves it for [`recover`] to put back).
 pub(crate) fn replace(dir: &Path, copy: &Path) -> Result<(), StoreError> {
     let (_, original) = siblings(dir)?;
+    // sled synced the copy's files; their names in the copy's folders
+    // must be durable too before the copy takes the store's place.
+    sync_dir(copy)?;
+    let blobs = copy.join("blobs");
+    if blobs.is_dir() {
+        sync_dir(&blobs)?;
+    }
     std::fs::rename(dir, &original).map_err(|e| io_err("setting aside", dir, &e))?;
     sync_parent(dir)?;
     if let Err(e) = std::fs::rename(copy, dir) {
