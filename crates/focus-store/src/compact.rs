@@ -13,8 +13,8 @@ use std::path::Path;
 
 use crate::error::{db_err, StoreError};
 use crate::open::{open_db, wait_released, CLOSE_WAIT, LOCK_WAIT};
-use crate::store::{files_size, Store, StoreConfig};
-use crate::swap::{io_err, recover, remove, replace, siblings};
+use crate::store::{closed_size, Store, StoreConfig};
+use crate::swap::{recover, remove, replace, siblings};
 
 /// The page cache of each of the two databases while one is copied into
 /// the other: each entry is read and written once, in key order, so a
@@ -110,14 +110,7 @@ fn copy_into(store: &Store, to: &Path) -> Result<(u64, u64), StoreError> {
     fresh.flush().map_err(db_err)?;
     check_copy(from, &fresh)?;
     drop(fresh);
-    match wait_released(to, CLOSE_WAIT) {
-        Ok(true) => Ok((entries, files_size(to)?)),
-        Ok(false) => Err(StoreError::Db(format!(
-            "the compacted copy {} was still locked after closing",
-            to.display()
-        ))),
-        Err(e) => Err(io_err("closing", to, &e)),
-    }
+    Ok((entries, closed_size(to)?))
 }
 
 /// Whether `copy` holds exactly `from`'s trees and entries, read back.
@@ -163,6 +156,7 @@ fn differs(tree: &[u8]) -> StoreError {
 mod tests {
     use super::*;
     use crate::records::fixtures::{page, queued};
+    use crate::store::files_size;
     use crate::PageRecord;
 
     /// Everything a reader of the store sees, in a comparable form.

@@ -440,15 +440,7 @@ impl Store {
         }
         let dir = self.dir.clone();
         drop(self);
-        match wait_released(&dir, CLOSE_WAIT) {
-            Ok(true) => files_size(&dir),
-            Ok(false) => Err(StoreError::Db(format!(
-                "closing {}: its database was still locked after {} s",
-                dir.display(),
-                CLOSE_WAIT.as_secs()
-            ))),
-            Err(e) => Err(StoreError::Db(format!("closing {}: {e}", dir.display()))),
-        }
+        closed_size(&dir)
     }
 
     /// The open database (for compaction).
@@ -469,6 +461,20 @@ fn foreign(dir: &Path, found: &str) -> StoreError {
         dir: dir.display().to_string(),
         expected: SCHEMA.to_owned(),
         found: found.to_owned(),
+    }
+}
+
+/// Waits until sled has let go of the database in `dir`, whose last
+/// handle was just dropped, and returns the bytes its files take then.
+pub(crate) fn closed_size(dir: &Path) -> Result<u64, StoreError> {
+    match wait_released(dir, CLOSE_WAIT) {
+        Ok(true) => files_size(dir),
+        Ok(false) => Err(StoreError::Db(format!(
+            "closing {}: its database was still locked after {} s",
+            dir.display(),
+            CLOSE_WAIT.as_secs()
+        ))),
+        Err(e) => Err(StoreError::Db(format!("closing {}: {e}", dir.display()))),
     }
 }
 

@@ -41,10 +41,8 @@ pub(crate) fn io_err(what: &str, path: &Path, e: &std::io::Error) -> StoreError 
 /// removed (a copy is only ever renamed whole and checked). Does nothing
 /// when there was no compaction.
 pub(crate) fn recover(dir: &Path) -> Result<(), StoreError> {
-    let Some(name) = dir.file_name() else {
-        return Ok(());
-    };
-    if name.is_empty() {
+    // A path without a last component ("/", "..") has no siblings.
+    if dir.file_name().is_none() {
         return Ok(());
     }
     // A store someone holds open may be in the middle of its own
