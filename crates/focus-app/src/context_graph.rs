@@ -411,10 +411,13 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
     let mut cfg = crawl_config(crawl);
     // The paper pops the first non-empty queue: every batch filled.
     cfg.dispatch = Dispatch::Fill;
+    // A segment's store is reopened by the next one: the store is
+    // compacted once, after the last segment, not after every one.
+    cfg.compact_store = false;
     let every = plan.rebuild_every.unwrap_or(crawl.max_pages).max(1);
     let mut rebuilds = Vec::new();
     let mut segment_end = every;
-    let summary = loop {
+    let mut summary = loop {
         cfg.max_pages = segment_end.min(crawl.max_pages);
         let parts = Parts {
             fetcher: web.fetcher.clone(),
@@ -466,6 +469,10 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
         // The next segment resumes this crawl with the rebuilt models.
         cfg.resume = true;
     };
+    if crawl.compact_store {
+        let note = focus_crawl::compact_finished(&crawl.out, &mut summary)?;
+        tracing::info!("{note}");
+    }
     if let Some(served) = served {
         served.handle.shutdown().await;
     }

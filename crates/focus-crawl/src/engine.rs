@@ -15,6 +15,7 @@ use focus_frontier::Frontier;
 use focus_store::Store;
 
 use crate::apply::{CrawlState, Rules, NEAR_DUPLICATE_BITS};
+use crate::compaction;
 use crate::config::CrawlConfig;
 use crate::crawl_graph::CrawlGraph;
 use crate::dispatch::{self, Next, TICK_MS};
@@ -282,7 +283,7 @@ fn summarise(
         Ok(bytes) => {
             summary.store_bytes = bytes;
             if cfg.compact_store {
-                compact_store(&store_dir, &mut summary, observer);
+                observer.note(&compaction::compact_store(&store_dir, &mut summary));
             }
         }
         // The store was flushed before the summary: what failed is only
@@ -309,34 +310,6 @@ fn summarise(
         ),
     )?;
     Ok(summary)
-}
-
-/// Compacts the closed store in `dir` into `summary`'s sizes; a failure
-/// leaves the store as it was and is noted, not fatal: the crawl's other
-/// outputs are written either way.
-fn compact_store(dir: &std::path::Path, summary: &mut Summary, observer: &mut dyn Observer) {
-    match focus_store::compact(dir) {
-        Ok(done) => {
-            summary.store_bytes_before_compaction = Some(done.bytes_before);
-            summary.store_bytes = done.bytes_after;
-            let mb = |b: u64| b as f64 / 1e6;
-            observer.note(&if done.replaced {
-                format!(
-                    "compacted the store: {:.1} MB -> {:.1} MB",
-                    mb(done.bytes_before),
-                    mb(done.bytes_after)
-                )
-            } else {
-                format!(
-                    "the store ({:.1} MB) had nothing to compact; kept as it was",
-                    mb(done.bytes_before)
-                )
-            });
-        }
-        Err(e) => observer.note(&format!(
-            "compacting the store failed; it is kept as it was: {e}"
-        )),
-    }
 }
 
 #[cfg(test)]

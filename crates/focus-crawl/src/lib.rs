@@ -93,6 +93,7 @@ pub mod ascent;
 pub mod bingo;
 mod cited;
 pub mod collections;
+mod compaction;
 mod config;
 pub mod context_graph;
 mod crawl_graph;
@@ -123,6 +124,7 @@ mod stored_form;
 mod stream;
 mod tally;
 
+pub use compaction::compact_finished;
 pub use config::CrawlConfig;
 pub use engine::run;
 pub use error::CrawlError;

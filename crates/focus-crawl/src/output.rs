@@ -95,15 +95,20 @@ pub(crate) fn tsv(path: &Path, rows: &[(String, f64)]) -> Result<(), CrawlError>
     write(path, &body)
 }
 
+/// Writes `dir/summary.json`.
+pub(crate) fn summary(dir: &Path, summary: &Summary) -> Result<(), CrawlError> {
+    let json =
+        serde_json::to_string_pretty(summary).map_err(|e| CrawlError::Output(e.to_string()))?;
+    write(&dir.join("summary.json"), &(json + "\n"))
+}
+
 pub(crate) fn finish(
     dir: &Path,
     summary: &Summary,
     relevance: &[f64],
     title: &str,
 ) -> Result<(), CrawlError> {
-    let json =
-        serde_json::to_string_pretty(summary).map_err(|e| CrawlError::Output(e.to_string()))?;
-    write(&dir.join("summary.json"), &(json + "\n"))?;
+    self::summary(dir, summary)?;
     write(
         &dir.join("harvest.svg"),
         &harvest_plot(title, relevance, 100),

@@ -17,3 +17,13 @@ pub(crate) fn lines(out: &Path) -> Vec<PageLine> {
 pub(crate) fn urls(out: &Path) -> Vec<String> {
     lines(out).into_iter().map(|l| l.url).collect()
 }
+
+/// The bytes of a closed store's files (sled's `db` and its blobs), as
+/// `summary.json`'s `store_bytes` gives them.
+pub(crate) fn store_files(store: &Path) -> u64 {
+    let file = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let blobs: u64 = std::fs::read_dir(store.join("blobs")).map_or(0, |d| {
+        d.filter_map(Result::ok).map(|e| file(&e.path())).sum()
+    });
+    file(&store.join("db")) + blobs
+}

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::common::lines;
+use crate::common::{lines, store_files};
 
 use clap::Parser;
 use focus_app::run_context;
@@ -141,7 +141,16 @@ fn plan_at(plan: &ContextPlan, out: &Path) -> ContextPlan {
 async fn a_rebuilt_crawl_learns_from_the_targets_it_found_and_fetches_nothing_twice() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rebuilt");
-    let plan = plan(&out, &["--good", PAPERS, "--rebuild-every", "200"]);
+    let plan = plan(
+        &out,
+        &[
+            "--good",
+            PAPERS,
+            "--rebuild-every",
+            "200",
+            "--compact-store",
+        ],
+    );
     let got = run_context(&plan).await.unwrap();
     let pages = lines(&out);
     assert_eq!(pages.len(), 600);
@@ -158,6 +167,16 @@ async fn a_rebuilt_crawl_learns_from_the_targets_it_found_and_fetches_nothing_tw
         assert_eq!(r.layer_sizes.len(), got.layer_sizes.len());
         targets = r.layer_sizes[0];
     }
+    // `--compact-store` compacts the store once the last segment has
+    // ended, and the summary on disk gives both sizes.
+    let s = &got.summary;
+    let before = s.store_bytes_before_compaction.expect("compacted");
+    assert!(s.store_bytes <= before, "{s:?}");
+    assert_eq!(s.store_bytes, store_files(&out.join("store")));
+    let on_disk: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(on_disk["store_bytes"], s.store_bytes);
+    assert_eq!(on_disk["store_bytes_before_compaction"], before);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,17 +8,9 @@ use std::path::Path;
 use focus_app::run;
 use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSource};
 
-use crate::common::{lines, urls};
+use crate::common::{lines, store_files, urls};
 
 /// The bytes of a store's files: sled's log and its blobs.
-fn store_files(store: &Path) -> u64 {
-    let file = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-    let blobs: u64 = std::fs::read_dir(store.join("blobs")).map_or(0, |d| {
-        d.filter_map(Result::ok).map(|e| file(&e.path())).sum()
-    });
-    file(&store.join("db")) + blobs
-}
-
 /// A crawl of the default websim by `crawler`, stopped after `pages`.
 pub(crate) fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     let source = TopicSource::websim(vec![]);
