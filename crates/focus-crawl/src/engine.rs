@@ -278,8 +278,22 @@ fn summarise(
         store_bytes: 0,
         store_bytes_before_compaction: None,
     };
-    let store_dir = st.store.dir().to_path_buf();
-    match st.store.close() {
+    // Only the store and the tally are used from here: the rest of what
+    // the crawl held in memory (frontier, link graph, fingerprints) goes
+    // before the store is closed and compacted, so the compaction's copy
+    // does not add to it.
+    let CrawlState {
+        frontier,
+        store,
+        log,
+        texts,
+        tally,
+        graph,
+        duplicates,
+    } = st;
+    drop((frontier, log, texts, graph, duplicates));
+    let store_dir = store.dir().to_path_buf();
+    match store.close() {
         Ok(bytes) => {
             summary.store_bytes = bytes;
             if cfg.compact_store {
