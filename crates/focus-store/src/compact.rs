@@ -4,7 +4,7 @@
 //! rewritten records itself, a segment at a time, so a crawl's store
 //! (where every queued URL is written, then removed when it is fetched)
 //! takes several times its live data on disk. [`compact`] copies every
-//! tree's entries into a fresh database beside the store
+//! tree's entries, in batches, into a fresh database beside the store
 //! (`<store>.compacting`), checks the copy against the original entry by
 //! entry, and swaps the two directories (`swap.rs`, which also recovers
 //! from a crash in the middle, at every open).
@@ -21,6 +21,15 @@ use crate::swap::{recover, remove, replace, siblings};
 /// cache buys little, and sled's default (1 GiB; the store's 64 MiB)
 /// would be the copy's memory.
 const COPY_CACHE_BYTES: u64 = 8 << 20;
+
+/// The bytes of keys and values the copy writes as one sled batch (a
+/// segment of sled's log is 512 KiB). On a 100,000-page crawl's store
+/// (620,000 entries, 484 MB) the copy written in batches of 512 KiB took
+/// 277 MB on disk, against 337 MB written one insert at a time, in the
+/// same time (8.5 s) and peak memory (178 MB); batches of 2 MiB saved 3 %
+/// more disk for twice the memory, and larger ones were bigger on disk
+/// and slower.
+const COPY_BATCH_BYTES: usize = 512 << 10;
 
 /// What [`compact`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,11 +110,21 @@ fn copy_into(store: &Store, to: &Path) -> Result<(u64, u64), StoreError> {
     for name in from.tree_names() {
         let source = from.open_tree(&name).map_err(db_err)?;
         let target = fresh.open_tree(&name).map_err(db_err)?;
+        let mut batch = sled::Batch::default();
+        let mut batched = 0_usize;
         for kv in &source {
             let (k, v) = kv.map_err(db_err)?;
-            target.insert(k, v).map_err(db_err)?;
+            batched += k.len() + v.len();
+            batch.insert(k, v);
             entries += 1;
+            if batched >= COPY_BATCH_BYTES {
+                target
+                    .apply_batch(std::mem::take(&mut batch))
+                    .map_err(db_err)?;
+                batched = 0;
+            }
         }
+        target.apply_batch(batch).map_err(db_err)?;
     }
     fresh.flush().map_err(db_err)?;
     check_copy(from, &fresh)?;
@@ -221,6 +240,31 @@ mod tests {
         s.record_fetch(&page(5_000, None), &[], &[]).unwrap();
         assert_eq!(s.close().unwrap(), files_size(&dir).unwrap());
         assert_eq!(Store::open(&dir).unwrap().page_count().unwrap(), 601);
+    }
+
+    /// A tree holding several batches' worth is copied in several, every
+    /// entry whole.
+    #[test]
+    fn a_tree_larger_than_a_batch_is_copied_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("store");
+        let s = Store::open(&dir).unwrap();
+        let size = 100 << 10;
+        let models = 3 * COPY_BATCH_BYTES / size;
+        let blob = |i: usize| vec![u8::try_from(i % 251).unwrap(); size];
+        for round in 0..2 {
+            for i in 0..models {
+                s.put_model(&format!("m{i}"), &blob(i + round)).unwrap();
+            }
+        }
+        s.close().unwrap();
+        let done = compact(&dir).unwrap();
+        assert!(done.entries >= models as u64, "{done:?}");
+        let s = Store::open(&dir).unwrap();
+        for i in 0..models {
+            let got = s.get_model(&format!("m{i}")).unwrap();
+            assert_eq!(got, Some(blob(i + 1)), "model {i}");
+        }
     }
 
     #[test]
