@@ -118,13 +118,14 @@ tasks:
          (default 3, 5,000 pages) -> docs/results/flow.md (about 50 min,
          most of it the batches' waits on their slowest answers)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
-         a long focus-soft crawl of the million-page websim (200,000
-         pages, hot tier 10,000 URLs), straight, with --dispatch fill, and
+        [--compare-default]
+         a long focus-soft --dispatch fill crawl of the million-page
+         websim (200,000 pages, hot tier 10,000 URLs), straight, and
          killed at 100,000 then resumed: memory against the documented
-         bound, throughput and true harvest, the default dispatch against
-         fill, the resumed output -> docs/results/scale.md (hours: the
-         default crawls wait on the hosts with their best URLs,
-         docs/crawl.md)";
+         bound, throughput and true harvest, the resumed output ->
+         docs/results/scale.md (about 15 minutes); --compare-default adds
+         the same crawl with the default dispatch beside it (hours: it
+         waits on the hosts with its best URLs, docs/crawl.md)";
 
 /// The steps of CI, in order; `.ci/run` runs `cargo xtask ci`, so the two
 /// cannot drift apart.

@@ -1,11 +1,15 @@
 //! `cargo xtask scale`: a long `focus-soft` crawl of the million-page
-//! websim with the frontier's hot tier capped, measured from outside the
-//! process (Linux `/proc/<pid>/status`), once straight through, once with
-//! `--dispatch fill`, and once killed with SIGKILL part-way and resumed.
-//! Writes `docs/results/scale.md`: resident memory, throughput and true
-//! harvest against pages fetched, each sample checked against the memory
-//! bound that `docs/crawl.md` states ([`bound_mb`]), the relevant pages
-//! each dispatch rule had found and when, and the resumed crawl's checks.
+//! websim with the frontier's hot tier capped and every batch filled
+//! (`--dispatch fill`), measured from outside the process (Linux
+//! `/proc/<pid>/status`), once straight through and once killed with
+//! SIGKILL part-way and resumed. Writes `docs/results/scale.md`: resident
+//! memory, throughput and true harvest against pages fetched, each sample
+//! checked against the memory bound that `docs/crawl.md` states
+//! ([`bound_mb`]), and the resumed crawl's checks. With
+//! `--compare-default` it also runs the same crawl with the default
+//! dispatch, which waits on the hosts that hold its most promising URLs,
+//! and sets the relevant pages each rule had found, and when, side by
+//! side (hours: `docs/crawl.md`, "Dispatch at scale").
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,6 +40,8 @@ struct Scale {
     web: u64,
     hot: u64,
     kill_at: u64,
+    /// Also crawl with the default dispatch, for the side-by-side table.
+    compare_default: bool,
 }
 
 impl Scale {
@@ -45,9 +51,14 @@ impl Scale {
             web: 1_000_000,
             hot: 10_000,
             kill_at: 100_000,
+            compare_default: false,
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
+            if flag == "--compare-default" {
+                s.compare_default = true;
+                continue;
+            }
             let value = it
                 .next()
                 .with_context(|| format!("{flag} needs a value"))?
@@ -67,7 +78,17 @@ impl Scale {
         Ok(s)
     }
 
+    /// The measured crawl's flags: every batch filled, so the crawl's
+    /// pace is its work's, not its waits on the few hosts that hold its
+    /// most promising URLs.
     fn args(&self, out: &Path) -> Vec<String> {
+        let mut args = self.default_dispatch_args(out);
+        args.extend(["--dispatch".into(), "fill".into()]);
+        args
+    }
+
+    /// The same crawl with the default dispatch (`--compare-default`).
+    fn default_dispatch_args(&self, out: &Path) -> Vec<String> {
         vec![
             "--websim-pages".into(),
             self.web.to_string(),
@@ -100,12 +121,20 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         None,
     )?;
 
-    // The same crawl with batches always filled, for the price of the
-    // default's holding for promising URLs.
-    let filled = work.join("filled");
-    let mut fill_args = s.args(&filled);
-    fill_args.extend(["--dispatch".into(), "fill".into()]);
-    let (f, _) = crawl(&exe, &fill_args, (&filled, &log("filled")), None)?;
+    // The same crawl with the default dispatch, for the price and the
+    // gain of its holding for promising URLs.
+    let held = if s.compare_default {
+        let out = work.join("held");
+        let (h, _) = crawl(
+            &exe,
+            &s.default_dispatch_args(&out),
+            (&out, &log("held")),
+            None,
+        )?;
+        Some((h, out))
+    } else {
+        None
+    };
 
     let resumed = work.join("resumed");
     let (b1, killed) = crawl(
@@ -124,7 +153,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
     let check = check_resumed(&resumed, s.pages)?;
     let runs = Runs {
         straight: (a, straight),
-        filled: (f, filled),
+        held,
         killed: b1,
         resumed: (b2, resumed),
     };
@@ -136,7 +165,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         .straight
         .0
         .iter()
-        .chain(&runs.filled.0)
+        .chain(runs.held.iter().flat_map(|(h, _)| h))
         .chain(&runs.killed)
         .chain(&runs.resumed.0)
         .find(|x| x.hwm_mb > bound_mb(x.pages));
@@ -153,8 +182,10 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
 
 /// The crawls' samples and output directories.
 struct Runs {
+    /// With `--dispatch fill`.
     straight: (Vec<Sample>, PathBuf),
-    filled: (Vec<Sample>, PathBuf),
+    /// With the default dispatch (`--compare-default`).
+    held: Option<(Vec<Sample>, PathBuf)>,
     /// The crawl that was killed (its output is `resumed`'s).
     killed: Vec<Sample>,
     resumed: (Vec<Sample>, PathBuf),
@@ -331,9 +362,10 @@ fn peak(samples: &[Sample]) -> Sample {
 }
 
 fn report(s: &Scale, runs: &Runs, check: &ResumeCheck, commit: &str) -> Result<String> {
-    let ((a, straight), (f, filled)) = (&runs.straight, &runs.filled);
+    let (a, straight) = &runs.straight;
     let (b1, (b2, resumed)) = (&runs.killed, &runs.resumed);
-    if a.is_empty() || f.is_empty() || b1.is_empty() || b2.is_empty() {
+    let held_empty = runs.held.as_ref().is_some_and(|(h, _)| h.is_empty());
+    if a.is_empty() || held_empty || b1.is_empty() || b2.is_empty() {
         bail!("no samples: the crawl ended within a second");
     }
     let mut o = String::new();
@@ -344,35 +376,52 @@ fn report(s: &Scale, runs: &Runs, check: &ResumeCheck, commit: &str) -> Result<S
     )?;
     writeln!(
         o,
-        "Written by `cargo xtask scale` (defaults: `--pages 200000 --web 1000000 \
+        "Written by `cargo xtask scale{}` (defaults: `--pages 200000 --web 1000000 \
          --frontier-memory 10000 --kill-at 100000`) at commit {commit} on a {cpus}-CPU \
          machine; the crawl \
          is `target/release/focus-soft {}` (the websim runs in the same process). \
+         Every batch is filled (`--dispatch fill`): the default dispatch waits, once \
+         the topic runs low, on the few hosts that hold the crawl's most promising \
+         URLs (robots.txt `Crawl-delay`), so its pace would measure those waits, not \
+         what the crawl's work costs as it grows ({}). \
          Resident memory is the process's VmRSS and its peak VmHWM, read from \
          `/proc` every second; the bound is the one `docs/crawl.md` states: \
          {BOUND_FIXED_MB} MB + {BOUND_PER_PAGE_KB} kB per fetched page. True harvest \
          is the share of fetches the websim's truth marks relevant.\n",
-        s.args(Path::new("OUT")).join(" ")
+        if s.compare_default {
+            " --compare-default"
+        } else {
+            ""
+        },
+        s.args(Path::new("OUT")).join(" "),
+        if s.compare_default {
+            "the default is set beside it below"
+        } else {
+            "`--compare-default` sets it beside this crawl; `docs/crawl.md`, \
+             \"Dispatch at scale\""
+        }
     )?;
     writeln!(o, "## Straight through\n")?;
     let every = (s.pages / 10).max(1);
     table(&mut o, "pages fetched", a, every)?;
     let sa = summary(straight)?;
     crawl_line(&mut o, a, &sa)?;
-    writeln!(o, "## The default dispatch against `--dispatch fill`\n")?;
-    writeln!(
-        o,
-        "The default dispatch (`promising`) keeps a batch's room for hosts holding \
-         URLs at least as promising as the crawl's recent harvest while they wait \
-         out a politeness interval (here robots.txt `Crawl-delay`), rather than \
-         fetch worse URLs from hosts that are ready; `--dispatch fill` fills every \
-         batch. The same crawl both ways:\n"
-    )?;
-    let sf = summary(filled)?;
-    dispatch_table(&mut o, (a, straight, &sa), (f, filled, &sf), every)?;
-    writeln!(o, "\nWith `--dispatch fill`:\n")?;
-    table(&mut o, "pages fetched", f, every)?;
-    crawl_line(&mut o, f, &sf)?;
+    if let Some((h, held)) = &runs.held {
+        writeln!(o, "## The default dispatch against `--dispatch fill`\n")?;
+        writeln!(
+            o,
+            "The default dispatch (`promising`) keeps a batch's room for hosts holding \
+             URLs at least as promising as the crawl's recent harvest while they wait \
+             out a politeness interval (here robots.txt `Crawl-delay`), rather than \
+             fetch worse URLs from hosts that are ready; `--dispatch fill` fills every \
+             batch. The same crawl both ways (the default without `--dispatch fill`):\n"
+        )?;
+        let sh = summary(held)?;
+        dispatch_table(&mut o, (h, held, &sh), (a, straight, &sa), every)?;
+        writeln!(o, "\nWith the default dispatch:\n")?;
+        table(&mut o, "pages fetched", h, every)?;
+        crawl_line(&mut o, h, &sh)?;
+    }
     writeln!(o, "## Killed with SIGKILL and resumed\n")?;
     let (p1, p2) = (peak(b1), peak(b2));
     let sb = summary(resumed)?;
@@ -434,6 +483,29 @@ mod tests {
             hwm_mb: 0.0,
             cpu_s: 0.0,
         }
+    }
+
+    #[test]
+    fn the_measured_crawl_fills_its_batches_and_the_default_is_asked_for() {
+        let args = |a: &[&str]| a.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+        let s = Scale::parse(&args(&["--pages", "1000", "--kill-at", "500"])).unwrap();
+        assert!(!s.compare_default);
+        let out = Path::new("OUT");
+        assert!(s.args(out).windows(2).any(|w| w == ["--dispatch", "fill"]));
+        assert!(!s
+            .default_dispatch_args(out)
+            .contains(&"--dispatch".to_owned()));
+        let s = Scale::parse(&args(&[
+            "--compare-default",
+            "--pages",
+            "1000",
+            "--kill-at",
+            "500",
+        ]))
+        .unwrap();
+        assert!(s.compare_default && s.pages == 1000 && s.kill_at == 500);
+        assert!(Scale::parse(&args(&["--pages"])).is_err());
+        assert!(Scale::parse(&args(&["--kill-at", "300000"])).is_err());
     }
 
     #[test]
