@@ -163,6 +163,9 @@ fn open(
     order: crate::policy::Order,
     topic_caps: Option<focus_frontier::TopicCaps>,
 ) -> Result<CrawlState, CrawlError> {
+    if cfg.out.exists() && !cfg.out.is_dir() {
+        return Err(CrawlError::NotAFolder(cfg.out.clone()));
+    }
     std::fs::create_dir_all(&cfg.out).map_err(|e| CrawlError::io(&cfg.out, e))?;
     let store_dir = cfg.out.join("store");
     if store_dir.exists() && !cfg.resume {
@@ -358,16 +361,11 @@ mod tests {
         fn note(&mut self, _: &str) {}
     }
 
-    /// A library user's `CrawlConfig` with a batch of no URLs is refused
-    /// before anything is opened, as the CLI refuses `--concurrency 0`,
-    /// rather than crawling one URL per batch or stopping as if the
-    /// frontier were empty.
-    #[tokio::test]
-    async fn a_batch_of_no_urls_is_refused_before_the_crawl_opens() {
+    fn parts() -> Parts {
         let seed = Canonicalizer::default()
             .canonicalize("http://a.example/")
             .unwrap();
-        let parts = Parts {
+        Parts {
             fetcher: Fetcher::new(FetchConfig::loopback(Vec::new())).unwrap(),
             classifier: Arc::new(Unsure),
             taxonomy: Taxonomy::new(),
@@ -377,7 +375,31 @@ mod tests {
             truth: None,
             parents: None,
             similarity: None,
-        };
+        }
+    }
+
+    /// An output path that names a file is refused by name, and the file
+    /// is left as it was.
+    #[tokio::test]
+    async fn an_output_path_that_is_a_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.txt");
+        std::fs::write(&file, "mine").unwrap();
+        let err = run(parts(), CrawlConfig::new(file.clone()), &mut Quiet)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, CrawlError::NotAFolder(_)), "{err}");
+        assert!(err.to_string().contains("not a folder"), "{err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    }
+
+    /// A library user's `CrawlConfig` with a batch of no URLs is refused
+    /// before anything is opened, as the CLI refuses `--concurrency 0`,
+    /// rather than crawling one URL per batch or stopping as if the
+    /// frontier were empty.
+    #[tokio::test]
+    async fn a_batch_of_no_urls_is_refused_before_the_crawl_opens() {
+        let parts = parts();
         let out = tempfile::tempdir().unwrap();
         let mut cfg = CrawlConfig::new(out.path().join("crawl"));
         cfg.batch = 0;

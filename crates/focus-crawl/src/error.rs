@@ -27,6 +27,9 @@ pub enum CrawlError {
         "{0} already holds a crawl store: pass --resume to continue it, or choose another --out"
     )]
     Exists(PathBuf),
+    /// The output directory's path names something that is not a folder.
+    #[error("{0} is not a folder: choose another --out")]
+    NotAFolder(PathBuf),
     /// Nothing to crawl.
     #[error("no seed URLs")]
     NoSeeds,
