@@ -62,7 +62,7 @@ pub fn compact(dir: &Path) -> Result<Compaction, StoreError> {
         cache_bytes: COPY_CACHE_BYTES,
         ..StoreConfig::default()
     };
-    let store = Store::open_with(dir, cfg)?;
+    let store = Store::open_recovered(dir, cfg)?;
     store.flush()?;
     let copied = copy_into(&store, &copy_dir);
     let bytes_before = store.close()?;

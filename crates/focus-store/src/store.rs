@@ -113,6 +113,13 @@ impl Store {
     /// or undone first, so the directory holds the whole store.
     pub fn open_with(dir: &Path, cfg: StoreConfig) -> Result<Store, StoreError> {
         recover(dir)?;
+        Self::open_recovered(dir, cfg)
+    }
+
+    /// [`Store::open_with`] once `dir` has been recovered
+    /// ([`crate::compact()`] recovers it itself before it checks that a
+    /// store is there).
+    pub(crate) fn open_recovered(dir: &Path, cfg: StoreConfig) -> Result<Store, StoreError> {
         let config = sled::Config::new()
             .path(dir)
             .flush_every_ms(Some(cfg.flush_every_ms.max(1)))

@@ -10,7 +10,6 @@ use focus_cli::{ChildPriority, CrawlPlan, Crawler, SoftOrder, Strategy, TopicSou
 
 use crate::common::{lines, store_files, urls};
 
-/// The bytes of a store's files: sled's log and its blobs.
 /// A crawl of the default websim by `crawler`, stopped after `pages`.
 pub(crate) fn plan(out: &Path, pages: u64, crawler: Crawler) -> CrawlPlan {
     let source = TopicSource::websim(vec![]);
