@@ -374,32 +374,31 @@ fn report(s: &Scale, runs: &Runs, check: &ResumeCheck, commit: &str) -> Result<S
         o,
         "# A long crawl: memory, throughput and resume after SIGKILL\n"
     )?;
+    // What the command line adds, and where the default dispatch is.
+    let (flag, default_at) = if s.compare_default {
+        (" --compare-default", "the default is set beside it below")
+    } else {
+        (
+            "",
+            "`--compare-default` sets it beside this crawl; `docs/crawl.md`, \
+             \"Dispatch at scale\"",
+        )
+    };
     writeln!(
         o,
-        "Written by `cargo xtask scale{}` (defaults: `--pages 200000 --web 1000000 \
+        "Written by `cargo xtask scale{flag}` (defaults: `--pages 200000 --web 1000000 \
          --frontier-memory 10000 --kill-at 100000`) at commit {commit} on a {cpus}-CPU \
          machine; the crawl \
          is `target/release/focus-soft {}` (the websim runs in the same process). \
          Every batch is filled (`--dispatch fill`): the default dispatch waits, once \
          the topic runs low, on the few hosts that hold the crawl's most promising \
          URLs (robots.txt `Crawl-delay`), so its pace would measure those waits, not \
-         what the crawl's work costs as it grows ({}). \
+         what the crawl's work costs as it grows ({default_at}). \
          Resident memory is the process's VmRSS and its peak VmHWM, read from \
          `/proc` every second; the bound is the one `docs/crawl.md` states: \
          {BOUND_FIXED_MB} MB + {BOUND_PER_PAGE_KB} kB per fetched page. True harvest \
          is the share of fetches the websim's truth marks relevant.\n",
-        if s.compare_default {
-            " --compare-default"
-        } else {
-            ""
-        },
         s.args(Path::new("OUT")).join(" "),
-        if s.compare_default {
-            "the default is set beside it below"
-        } else {
-            "`--compare-default` sets it beside this crawl; `docs/crawl.md`, \
-             \"Dispatch at scale\""
-        }
     )?;
     writeln!(o, "## Straight through\n")?;
     let every = (s.pages / 10).max(1);
