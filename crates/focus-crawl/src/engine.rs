@@ -156,6 +156,20 @@ async fn batches(
     Ok(StopReason::MaxPages)
 }
 
+/// Refuses an output path that is, or lies under, something other than a
+/// folder (`notes.txt`, or `notes.txt/crawl`), naming that file, before
+/// anything is created: the OS would answer "File exists" or "Not a
+/// directory" without saying which path is in the way.
+fn refuse_a_file_on_the_way(out: &std::path::Path) -> Result<(), CrawlError> {
+    match out
+        .ancestors()
+        .find(|a| !a.as_os_str().is_empty() && a.exists())
+    {
+        Some(existing) if !existing.is_dir() => Err(CrawlError::NotAFolder(existing.to_path_buf())),
+        _ => Ok(()),
+    }
+}
+
 /// Opens the output directory, the store (refusing to overwrite a crawl
 /// unless resuming), the page log and an empty frontier in `order`.
 fn open(
@@ -163,9 +177,7 @@ fn open(
     order: crate::policy::Order,
     topic_caps: Option<focus_frontier::TopicCaps>,
 ) -> Result<CrawlState, CrawlError> {
-    if cfg.out.exists() && !cfg.out.is_dir() {
-        return Err(CrawlError::NotAFolder(cfg.out.clone()));
-    }
+    refuse_a_file_on_the_way(&cfg.out)?;
     std::fs::create_dir_all(&cfg.out).map_err(|e| CrawlError::io(&cfg.out, e))?;
     let store_dir = cfg.out.join("store");
     if store_dir.exists() && !cfg.resume {
@@ -391,6 +403,33 @@ mod tests {
         assert!(matches!(err, CrawlError::NotAFolder(_)), "{err}");
         assert!(err.to_string().contains("not a folder"), "{err}");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    }
+
+    /// An output path under a file is refused naming the file, not the
+    /// path asked for, and nothing is created.
+    #[tokio::test]
+    async fn an_output_path_under_a_file_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.txt");
+        std::fs::write(&file, "mine").unwrap();
+        let out = file.join("crawl").join("deeper");
+        let err = run(parts(), CrawlConfig::new(out), &mut Quiet)
+            .await
+            .unwrap_err();
+        match &err {
+            CrawlError::NotAFolder(path) => assert_eq!(path, &file),
+            other => panic!("expected NotAFolder, got {other}"),
+        }
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    }
+
+    /// An output path whose folders do not exist yet is created.
+    #[test]
+    fn missing_folders_on_the_way_are_no_obstacle() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a").join("b");
+        assert!(refuse_a_file_on_the_way(&out).is_ok());
+        assert!(refuse_a_file_on_the_way(std::path::Path::new("relative/out")).is_ok());
     }
 
     /// A library user's `CrawlConfig` with a batch of no URLs is refused
