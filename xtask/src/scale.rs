@@ -118,7 +118,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         &exe,
         &s.args(&straight),
         (&straight, &log("straight")),
-        None,
+        (None, s.pages),
     )?;
 
     // The same crawl with the default dispatch, for the price and the
@@ -129,7 +129,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
             &exe,
             &s.default_dispatch_args(&out),
             (&out, &log("held")),
-            None,
+            (None, s.pages),
         )?;
         Some((h, out))
     } else {
@@ -141,14 +141,19 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
         &exe,
         &s.args(&resumed),
         (&resumed, &log("killed")),
-        Some(s.kill_at),
+        (Some(s.kill_at), s.pages),
     )?;
     if !killed {
         bail!("the crawl ended before {} pages", s.kill_at);
     }
     let mut resume_args = s.args(&resumed);
     resume_args.push("--resume".into());
-    let (b2, _) = crawl(&exe, &resume_args, (&resumed, &log("resumed")), None)?;
+    let (b2, _) = crawl(
+        &exe,
+        &resume_args,
+        (&resumed, &log("resumed")),
+        (None, s.pages),
+    )?;
 
     let check = check_resumed(&resumed, s.pages)?;
     let runs = Runs {
@@ -197,11 +202,11 @@ fn crawl(
     exe: &Path,
     args: &[String],
     (out, log): (&Path, &Path),
-    kill_at: Option<u64>,
+    (kill_at, end_at): (Option<u64>, u64),
 ) -> Result<(Vec<Sample>, bool)> {
     println!("$ focus-soft {}", args.join(" "));
     let child = spawn(Command::new(exe).args(args), log)?;
-    watch(child, out, kill_at, SAMPLE_EVERY)
+    watch(child, out, (kill_at, Some(end_at)), SAMPLE_EVERY)
 }
 
 /// What the resumed crawl's `pages.jsonl` must be: every line whole, one
@@ -395,7 +400,7 @@ fn report(s: &Scale, runs: &Runs, check: &ResumeCheck, commit: &str) -> Result<S
          URLs (robots.txt `Crawl-delay`), so its pace would measure those waits, not \
          what the crawl's work costs as it grows ({default_at}). \
          Resident memory is the process's VmRSS and its peak VmHWM, read from \
-         `/proc` every second; the bound is the one `docs/crawl.md` states: \
+         `/proc` every second and when the crawl reaches its last page; the bound is the one `docs/crawl.md` states: \
          {BOUND_FIXED_MB} MB + {BOUND_PER_PAGE_KB} kB per fetched page. True harvest \
          is the share of fetches the websim's truth marks relevant.\n",
         s.args(Path::new("OUT")).join(" "),

@@ -115,39 +115,57 @@ fn clock_ticks() -> f64 {
         .unwrap_or(100.0)
 }
 
-/// Runs the crawl, sampling it every `every`, until it ends or has fetched
-/// `kill_at` pages (then SIGKILL). Returns the samples and whether it was
-/// killed.
+/// How often a watched crawl's `pages.jsonl` is read between samples, so
+/// a sample is taken as soon as the crawl reaches its last page or the
+/// page to kill it at, not up to `every` later (or never: a crawl can
+/// close and exit within one `every` of its last page).
+const TICK: Duration = Duration::from_millis(50);
+
+/// Runs the crawl, sampling it every `every` and when it has fetched
+/// `end_at` pages (its last, if given), until it ends or has fetched
+/// `kill_at` pages (sampled, then SIGKILL). Returns the samples and
+/// whether it was killed.
 pub(crate) fn watch(
     mut child: Child,
     out: &Path,
-    kill_at: Option<u64>,
+    (kill_at, end_at): (Option<u64>, Option<u64>),
     every: Duration,
 ) -> Result<(Vec<Sample>, bool)> {
     let started = Instant::now();
     let pid = child.id();
     let ticks_per_s = clock_ticks();
     let mut lines = PageCounter::new(out);
-    let mut samples = Vec::new();
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut next = started + every;
+    let mut end_sampled = false;
     loop {
-        std::thread::sleep(every);
+        std::thread::sleep(TICK.min(every));
         let (pages, relevant) = lines.count();
-        let cpu_s = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|stat| stat_cpu_s(&stat, ticks_per_s));
-        if let (Some(rss_mb), Some(hwm_mb), Some(cpu_s)) =
-            (status_mb(pid, "VmRSS:"), status_mb(pid, "VmHWM:"), cpu_s)
-        {
-            samples.push(Sample {
-                secs: started.elapsed().as_secs_f64(),
-                pages,
-                relevant,
-                rss_mb,
-                hwm_mb,
-                cpu_s,
-            });
+        let kill = kill_at.is_some_and(|k| pages >= k);
+        let at_end = !end_sampled && end_at.is_some_and(|e| pages >= e);
+        let now = Instant::now();
+        if now >= next || kill || at_end {
+            while next <= now {
+                next += every;
+            }
+            end_sampled |= at_end;
+            let cpu_s = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| stat_cpu_s(&stat, ticks_per_s));
+            if let (Some(rss_mb), Some(hwm_mb), Some(cpu_s)) =
+                (status_mb(pid, "VmRSS:"), status_mb(pid, "VmHWM:"), cpu_s)
+            {
+                samples.push(Sample {
+                    secs: started.elapsed().as_secs_f64(),
+                    pages,
+                    relevant,
+                    rss_mb,
+                    hwm_mb,
+                    cpu_s,
+                });
+            }
         }
-        if kill_at.is_some_and(|k| pages >= k) {
+        if kill {
             child.kill().context("SIGKILL")?;
             child.wait()?;
             return Ok((samples, true));
@@ -212,6 +230,46 @@ mod tests {
 
     const HIT: &str = r#"{"attempt":1,"relevant_true":true,"url":"http://a/"}"#;
     const MISS: &str = r#"{"attempt":1,"relevant_true":false,"url":"http://b/"}"#;
+
+    /// A stand-in crawl: a shell writing `lines` page lines to `out`'s
+    /// `pages.jsonl`, `pause` apart, then staying alive for `linger`.
+    fn fake_crawl(out: &Path, lines: u32, pause: &str, linger: &str) -> Child {
+        let script = format!(
+            "for i in $(seq 1 {lines}); do echo '{HIT}' >> pages.jsonl; sleep {pause}; done; sleep {linger}"
+        );
+        Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(out)
+            .spawn()
+            .unwrap()
+    }
+
+    /// A crawl that exits soon after its last page, well within one
+    /// `every`, is still sampled at that page.
+    #[test]
+    fn the_last_page_is_sampled_even_between_two_samples() {
+        let dir = tempfile::tempdir().unwrap();
+        let child = fake_crawl(dir.path(), 20, "0", "0.5");
+        let every = Duration::from_secs(600);
+        let (samples, killed) = watch(child, dir.path(), (None, Some(20)), every).unwrap();
+        assert!(!killed);
+        let pages: Vec<u64> = samples.iter().map(|s| s.pages).collect();
+        assert_eq!(pages, [20], "one sample, at the last page");
+        assert_eq!(samples[0].relevant, 20);
+    }
+
+    /// The crawl is sampled where it is killed, and killed there, not up
+    /// to `every` later.
+    #[test]
+    fn a_killed_crawl_is_sampled_at_the_kill() {
+        let dir = tempfile::tempdir().unwrap();
+        let child = fake_crawl(dir.path(), 1000, "0.01", "0");
+        let every = Duration::from_secs(600);
+        let (samples, killed) = watch(child, dir.path(), (Some(10), Some(1000)), every).unwrap();
+        assert!(killed);
+        let last = samples.last().expect("a sample at the kill");
+        assert!((10..1000).contains(&last.pages), "{}", last.pages);
+    }
 
     #[test]
     fn a_line_being_written_is_counted_once_it_is_whole() {

@@ -31,7 +31,7 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     log.note(&cmd);
     println!("crawl of {pages} pages of the million-page websim");
     let child = spawn(&mut cmd, &work.join("crawl.log"))?;
-    let (samples, _) = watch(child, &out, None, Duration::from_millis(500))?;
+    let (samples, _) = watch(child, &out, (None, Some(pages)), Duration::from_millis(500))?;
     let s = summary(&out)?;
     // The store of a million pages takes gigabytes (its size is in the
     // summary); the numbers are read.
@@ -45,7 +45,7 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
         o,
         "One crawl, `focus-soft --dispatch fill`, of the million-page websim (in the \
          same process), hot tier of the frontier 10,000 URLs; pages counted from \
-         `pages.jsonl`, memory and CPU time read from `/proc` every 0.5 s. Throughput \
+         `pages.jsonl`, memory and CPU time read from `/proc` every 0.5 s and at the last page. Throughput \
          and CPU per page at N are over the window from N/2 to N pages; the bound is \
          `docs/crawl.md`'s. Pages/s is also set by which hosts the crawl is fetching \
          (a batch waits for its slowest fetch): once hosts with a robots.txt \
@@ -69,8 +69,9 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
     let mut first_cpu = None;
     let mut n = 10_000;
     while n <= pages {
-        // The crawl stops at `pages`, between two samples: its last
-        // checkpoint is the last sample (the table gives its page count).
+        // The watcher samples the crawl at its last page; should the
+        // process have exited before that read, its last checkpoint is the
+        // last sample (the table gives its page count).
         let end = (n == pages).then_some(last);
         let (Some(a), Some(b)) = (at(&samples, n / 2), at(&samples, n).or(end)) else {
             bail!("the crawl ended before {n} pages; see {}", work.display());
