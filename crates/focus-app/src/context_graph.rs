@@ -19,11 +19,11 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use focus_classify::{Featurizer, LayeredNb};
-use focus_cli::{ContextPlan, TopicSource};
+use focus_cli::{ContextPlan, CrawlPlan, TopicSource};
 use focus_core::{CanonicalUrl, Canonicalizer, Crawler, Dispatch, StopReason, Taxonomy, TopicId};
 use focus_crawl::context_graph::ContextFocused;
 use focus_crawl::parents::{BacklinkFile, BacklinkService, ParentExpansion, ParentSource};
-use focus_crawl::{Parts, Truth};
+use focus_crawl::{CrawlConfig, Parts, Truth};
 use focus_eval::Summary;
 use focus_examples::LoadOptions;
 use focus_fetch::{Body, Fetcher};
@@ -408,12 +408,7 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
 
     // The crawl, in segments of `--rebuild-every` pages with a rebuild
     // between them (one segment without).
-    let mut cfg = crawl_config(crawl);
-    // The paper pops the first non-empty queue: every batch filled.
-    cfg.dispatch = Dispatch::Fill;
-    // A segment's store is reopened by the next one: the store is
-    // compacted once, after the last segment, not after every one.
-    cfg.compact_store = false;
+    let mut cfg = segment_config(crawl);
     let every = plan.rebuild_every.unwrap_or(crawl.max_pages).max(1);
     let mut rebuilds = Vec::new();
     let mut segment_end = every;
@@ -484,6 +479,17 @@ pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError>
     })
 }
 
+/// The engine's configuration of one segment of the crawl: the plan's,
+/// with every batch filled (the paper pops the first non-empty queue) and
+/// no compaction, since the next segment reopens the store: with
+/// `--compact-store` the store is compacted once, after the last segment.
+fn segment_config(crawl: &CrawlPlan) -> CrawlConfig {
+    let mut cfg = crawl_config(crawl);
+    cfg.dispatch = Dispatch::Fill;
+    cfg.compact_store = false;
+    cfg
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,6 +512,26 @@ mod tests {
             "another seed, another sample"
         );
         assert_eq!(sample(items[..5].to_vec(), 10, 7).len(), 5);
+    }
+
+    /// `--compact-store` reaches no segment: each segment's store is
+    /// reopened by the next, so the compaction is `run_context`'s, once,
+    /// after the loop (the integration test checks it happened).
+    #[test]
+    fn no_segment_compacts_the_store_the_next_one_reopens() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: focus_cli::ContextArgs,
+        }
+        let flags = ["context-graph", "--rebuild-every", "200", "--compact-store"];
+        let plan = Cli::parse_from(flags).args.plan().unwrap();
+        assert!(plan.crawl.compact_store, "the flag is read");
+        let cfg = segment_config(&plan.crawl);
+        assert!(!cfg.compact_store);
+        assert_eq!(cfg.dispatch, Dispatch::Fill);
+        assert_eq!(cfg.max_pages, plan.crawl.max_pages);
     }
 
     #[test]
