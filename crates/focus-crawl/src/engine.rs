@@ -406,7 +406,7 @@ mod tests {
     }
 
     /// An output path under a file is refused naming the file, not the
-    /// path asked for, and nothing is created.
+    /// path asked for, and the file is left as it was.
     #[tokio::test]
     async fn an_output_path_under_a_file_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -423,7 +423,8 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
     }
 
-    /// An output path whose folders do not exist yet is created.
+    /// An output path whose folders do not exist yet is not refused: the
+    /// crawl creates them.
     #[test]
     fn missing_folders_on_the_way_are_no_obstacle() {
         let dir = tempfile::tempdir().unwrap();
