@@ -400,7 +400,8 @@ fn report(s: &Scale, runs: &Runs, check: &ResumeCheck, commit: &str) -> Result<S
          URLs (robots.txt `Crawl-delay`), so its pace would measure those waits, not \
          what the crawl's work costs as it grows ({default_at}). \
          Resident memory is the process's VmRSS and its peak VmHWM, read from \
-         `/proc` every second and when the crawl reaches its last page; the bound is the one `docs/crawl.md` states: \
+         `/proc` every second and when the crawl reaches its last page; the bound \
+         is the one `docs/crawl.md` states: \
          {BOUND_FIXED_MB} MB + {BOUND_PER_PAGE_KB} kB per fetched page. True harvest \
          is the share of fetches the websim's truth marks relevant.\n",
         s.args(Path::new("OUT")).join(" "),

@@ -135,7 +135,7 @@ pub(crate) fn watch(
     let pid = child.id();
     let ticks_per_s = clock_ticks();
     let mut lines = PageCounter::new(out);
-    let mut samples: Vec<Sample> = Vec::new();
+    let mut samples = Vec::new();
     let mut next = started + every;
     let mut end_sampled = false;
     loop {
@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn the_last_page_is_sampled_even_between_two_samples() {
         let dir = tempfile::tempdir().unwrap();
-        let child = fake_crawl(dir.path(), 20, "0", "0.5");
+        let child = fake_crawl(dir.path(), 20, "0", "2");
         let every = Duration::from_secs(600);
         let (samples, killed) = watch(child, dir.path(), (None, Some(20)), every).unwrap();
         assert!(!killed);

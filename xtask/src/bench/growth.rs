@@ -45,8 +45,9 @@ pub(crate) fn run(root: &Path, pages: u64, log: &mut Log) -> Result<String> {
         o,
         "One crawl, `focus-soft --dispatch fill`, of the million-page websim (in the \
          same process), hot tier of the frontier 10,000 URLs; pages counted from \
-         `pages.jsonl`, memory and CPU time read from `/proc` every 0.5 s and at the last page. Throughput \
-         and CPU per page at N are over the window from N/2 to N pages; the bound is \
+         `pages.jsonl`, memory and CPU time read from `/proc` every 0.5 s and at the \
+         last page. Throughput and CPU per page at N are over the window from N/2 \
+         to N pages; the bound is \
          `docs/crawl.md`'s. Pages/s is also set by which hosts the crawl is fetching \
          (a batch waits for its slowest fetch): once hosts with a robots.txt \
          `Crawl-delay` are in every cycle of the crawl's logical clock, pages/s \
