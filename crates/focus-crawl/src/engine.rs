@@ -390,37 +390,24 @@ mod tests {
         }
     }
 
-    /// An output path that names a file is refused by name, and the file
-    /// is left as it was.
+    /// An output path that is a file, or lies under one, is refused naming
+    /// the file (not the path asked for), and the file is left as it was.
     #[tokio::test]
-    async fn an_output_path_that_is_a_file_is_refused() {
+    async fn an_output_path_at_or_under_a_file_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("notes.txt");
         std::fs::write(&file, "mine").unwrap();
-        let err = run(parts(), CrawlConfig::new(file.clone()), &mut Quiet)
-            .await
-            .unwrap_err();
-        assert!(matches!(err, CrawlError::NotAFolder(_)), "{err}");
-        assert!(err.to_string().contains("not a folder"), "{err}");
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
-    }
-
-    /// An output path under a file is refused naming the file, not the
-    /// path asked for, and the file is left as it was.
-    #[tokio::test]
-    async fn an_output_path_under_a_file_names_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("notes.txt");
-        std::fs::write(&file, "mine").unwrap();
-        let out = file.join("crawl").join("deeper");
-        let err = run(parts(), CrawlConfig::new(out), &mut Quiet)
-            .await
-            .unwrap_err();
-        match &err {
-            CrawlError::NotAFolder(path) => assert_eq!(path, &file),
-            other => panic!("expected NotAFolder, got {other}"),
+        for out in [file.clone(), file.join("crawl").join("deeper")] {
+            let err = run(parts(), CrawlConfig::new(out.clone()), &mut Quiet)
+                .await
+                .unwrap_err();
+            match &err {
+                CrawlError::NotAFolder(path) => assert_eq!(path, &file, "--out {}", out.display()),
+                other => panic!("--out {}: expected NotAFolder, got {other}", out.display()),
+            }
+            assert!(err.to_string().contains("not a folder"), "{err}");
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
         }
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
     }
 
     /// An output path whose folders do not exist yet is not refused: the
