@@ -148,6 +148,10 @@ fn similarity_judge(taxonomy: &Taxonomy, examples: &[Example]) -> Option<Arc<dyn
 /// Runs the crawl a plan describes (its strategy names the crawler) and
 /// returns its summary.
 pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
+    // Refused before the web is built, examples fetched or the classifier
+    // trained: a wrong --out is answered at once.
+    let cfg = crawl_config(plan);
+    focus_crawl::check_config(&cfg)?;
     let policy = focus_crawl::policy::for_crawler(plan.strategy.crawler);
     let featurizer = Featurizer::default();
     let canon = Canonicalizer::default();
@@ -184,7 +188,6 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         .then(|| similarity_judge(&taxonomy, &examples))
         .flatten();
 
-    let cfg = crawl_config(plan);
     let parts = Parts {
         fetcher,
         classifier: Arc::new(classifier),

@@ -39,9 +39,7 @@ pub async fn run(
     observer: &mut dyn Observer,
 ) -> Result<Summary, CrawlError> {
     let started = Instant::now();
-    if cfg.batch == 0 {
-        return Err(CrawlError::ZeroBatch);
-    }
+    check_config(&cfg)?;
     let Split {
         analysis,
         policy,
@@ -156,6 +154,23 @@ async fn batches(
     Ok(StopReason::MaxPages)
 }
 
+/// Refuses a configuration the crawl could not run with, before anything
+/// is created: a batch of no URLs, an output path that is or lies under a
+/// file, or one that already holds a crawl store while `resume` is off.
+/// [`run`] checks it first; a program that does slow work before the crawl
+/// (training a classifier, fetching example pages) can call it before that
+/// work, so a user's mistake is answered at once.
+pub fn check_config(cfg: &CrawlConfig) -> Result<(), CrawlError> {
+    if cfg.batch == 0 {
+        return Err(CrawlError::ZeroBatch);
+    }
+    refuse_a_file_on_the_way(&cfg.out)?;
+    if cfg.out.join("store").exists() && !cfg.resume {
+        return Err(CrawlError::Exists(cfg.out.clone()));
+    }
+    Ok(())
+}
+
 /// Refuses an output path that is, or lies under, something other than a
 /// folder (`notes.txt`, or `notes.txt/crawl`), naming that file, before
 /// anything is created: the OS would answer "File exists" or "Not a
@@ -170,19 +185,16 @@ fn refuse_a_file_on_the_way(out: &std::path::Path) -> Result<(), CrawlError> {
     }
 }
 
-/// Opens the output directory, the store (refusing to overwrite a crawl
-/// unless resuming), the page log and an empty frontier in `order`.
+/// Opens the output directory, the store, the page log and an empty
+/// frontier in `order` ([`check_config`] has refused an output path the
+/// crawl may not write to).
 fn open(
     cfg: &CrawlConfig,
     order: crate::policy::Order,
     topic_caps: Option<focus_frontier::TopicCaps>,
 ) -> Result<CrawlState, CrawlError> {
-    refuse_a_file_on_the_way(&cfg.out)?;
     std::fs::create_dir_all(&cfg.out).map_err(|e| CrawlError::io(&cfg.out, e))?;
     let store_dir = cfg.out.join("store");
-    if store_dir.exists() && !cfg.resume {
-        return Err(CrawlError::Exists(cfg.out.clone()));
-    }
     let store = Store::open(&store_dir)?;
     let log = PagesLog::create(&cfg.out)?;
     let texts = if cfg.keep_text {

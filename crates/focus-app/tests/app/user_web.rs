@@ -269,3 +269,29 @@ async fn a_program_outside_the_crawl_judges_pages_as_the_crawl_did() {
     server.shutdown().await;
     assert!(compared >= 3, "only {compared} seeds compared");
 }
+
+/// A wrong `--out` is refused before the example set is read or fetched
+/// (a user's examples may be URLs that take minutes to fetch): with an
+/// example folder that does not exist, the error is still about `--out`.
+#[tokio::test]
+async fn a_wrong_out_is_refused_before_the_examples_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = TopicSource::Examples {
+        dir: dir.path().join("no-such-examples"),
+        good: vec![GOOD.to_owned()],
+        seeds: dir.path().join("no-such-seeds.txt"),
+    };
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let held = dir.path().join("held");
+    std::fs::create_dir_all(held.join("store")).unwrap();
+    for (out, says) in [
+        (file.join("crawl"), "is not a folder"),
+        (held, "already holds a crawl store"),
+    ] {
+        let plan = CrawlPlan::new(source.clone(), out.clone());
+        let err = run(&plan).await.unwrap_err().to_string();
+        assert!(err.contains(says), "--out {}: {err}", out.display());
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
