@@ -33,7 +33,7 @@ use focus_core::{
     CanonicalUrl, Canonicalizer, ChildPriority, Crawler, Dispatch, Taxonomy, TopicId,
 };
 use focus_crawl::bingo::{Bingo, Phase as CrawlPhase};
-use focus_crawl::{Parts, Truth};
+use focus_crawl::{CrawlConfig, Parts, Truth};
 use focus_eval::Summary;
 use focus_fetch::Fetcher;
 use focus_text::TextConfig;
@@ -117,6 +117,17 @@ struct Phase<'a> {
     resume: bool,
 }
 
+/// The engine's configuration of a phase crawling `pages` pages into
+/// `OUT/dir`, resumed or not, keeping its pages' text.
+fn phase_config(plan: &BingoPlan, dir: &str, pages: u64, resume: bool) -> CrawlConfig {
+    let mut cfg = crawl_config(&plan.crawl);
+    cfg.out = plan.crawl.out.join(dir);
+    cfg.max_pages = pages;
+    cfg.keep_text = true;
+    cfg.resume = resume;
+    cfg
+}
+
 async fn crawl_phase(
     plan: &BingoPlan,
     model: &Model,
@@ -125,11 +136,7 @@ async fn crawl_phase(
     truth: Option<&Truth>,
     phase: Phase<'_>,
 ) -> Result<Summary, AppError> {
-    let mut cfg = crawl_config(&plan.crawl);
-    cfg.out = plan.crawl.out.join(phase.dir);
-    cfg.max_pages = phase.pages;
-    cfg.keep_text = true;
-    cfg.resume = phase.resume;
+    let mut cfg = phase_config(plan, phase.dir, phase.pages, phase.resume);
     // The paper's default: a unanimous vote while learning, ξα-weighted
     // (or the best space alone) while harvesting.
     let classifier = match phase.policy.phase() {
@@ -160,6 +167,23 @@ async fn crawl_phase(
 /// the archetypes left in `archetypes.tsv` and harvests).
 pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
     use focus_crawl::policy::Policy as _;
+    let learning_dir = plan.crawl.out.join("learning");
+    let learning_done = learning_dir.join("summary.json");
+    let resuming_review = plan.crawl.resume && plan.review && learning_done.is_file();
+    // A wrong --out is refused before the examples are fetched and the
+    // trees trained: both phases' folders are checked as they will be
+    // crawled.
+    let harvest_pages = plan.crawl.max_pages - plan.learning_pages;
+    for (dir, pages, resume) in [
+        ("learning", plan.learning_pages, plan.crawl.resume),
+        (
+            "harvesting",
+            harvest_pages,
+            plan.crawl.resume && !resuming_review,
+        ),
+    ] {
+        focus_crawl::check_config(&phase_config(plan, dir, pages, resume))?;
+    }
     let canon = Canonicalizer::default();
     // BINGO!'s document analysis: stop words, Porter stemming, tf·idf;
     // and the feature spaces the trees read.
@@ -203,9 +227,6 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
         .chain(start.seeds.iter().cloned())
         .collect();
     let domains: Vec<CanonicalUrl> = domains.into_iter().collect();
-    let learning_dir = plan.crawl.out.join("learning");
-    let learning_done = learning_dir.join("summary.json");
-    let resuming_review = plan.crawl.resume && plan.review && learning_done.is_file();
     let learning = if resuming_review {
         read_summary(&learning_done)?
     } else {
@@ -312,7 +333,7 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
             dir: "harvesting",
             policy,
             seeds,
-            pages: plan.crawl.max_pages - plan.learning_pages,
+            pages: harvest_pages,
             resume: plan.crawl.resume && !resuming_review,
         },
     )

@@ -39,6 +39,9 @@ pub async fn run_collections(plan: &CollectionPlan) -> Result<CollectionsOutcome
     let canon = Canonicalizer::default();
     let featurizer = Featurizer::default();
     let crawl = &plan.crawl;
+    // A wrong --out is refused before the topics are searched and the
+    // statistics crawled.
+    focus_crawl::check_config(&crawl_config(crawl))?;
     // The web: a served site (websim or corpus) or the real one.
     if !plan.web && matches!(crawl.source, TopicSource::Examples { .. }) {
         return Err(AppError::Input(

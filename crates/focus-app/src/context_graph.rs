@@ -329,6 +329,8 @@ fn found_targets(
 /// Runs the context-focused crawler as `plan` says.
 pub async fn run_context(plan: &ContextPlan) -> Result<ContextOutcome, AppError> {
     let crawl = &plan.crawl;
+    // A wrong --out is refused before the graphs are built.
+    focus_crawl::check_config(&segment_config(crawl))?;
     let canon = Canonicalizer::default();
     // Diligenti's text: stop words removed, stemmed.
     let featurizer = Featurizer::new(TextConfig::stemmed());

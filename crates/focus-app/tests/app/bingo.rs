@@ -341,3 +341,26 @@ async fn a_bookmarks_file_starts_a_crawl_of_the_users_own_web() {
     assert!(got.indexed > 0);
     server.shutdown().await;
 }
+
+/// A wrong `--out` is refused before the topics are read and the examples
+/// fetched (a user's bookmarks can take minutes to fetch): with a
+/// bookmarks file that does not exist, the error is still about `--out`;
+/// and a phase folder that holds a crawl store is refused without
+/// `--resume`.
+#[tokio::test]
+async fn a_wrong_out_is_refused_before_the_examples_are_fetched() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let held = dir.path().join("held");
+    std::fs::create_dir_all(held.join("harvesting").join("store")).unwrap();
+    let bookmarks = dir.path().join("no-such-bookmarks.html");
+    for (out, says) in [
+        (file.join("b"), "notes.txt is not a folder"),
+        (held, "harvesting already holds a crawl store"),
+    ] {
+        let plan = plan(&out, &["--bookmarks", bookmarks.to_str().unwrap()]);
+        let err = run_bingo(&plan).await.unwrap_err().to_string();
+        assert!(err.contains(says), "--out {}: {err}", out.display());
+    }
+}

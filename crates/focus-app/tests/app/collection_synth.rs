@@ -213,3 +213,17 @@ async fn a_topics_file_of_seed_urls_and_a_pre_crawl_idf_pass() {
     }
     assert_eq!(got.summary.pages_fetched, 300);
 }
+
+/// A wrong `--out` is refused before the topics are read and searched (on
+/// the web, queries and a statistics crawl): with a topics file that does
+/// not exist, the error is still about `--out`.
+#[tokio::test]
+async fn a_wrong_out_is_refused_before_the_topics_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let topics = dir.path().join("no-such-topics.tsv");
+    let crawl = plan(&file.join("c"), &["--topics", topics.to_str().unwrap()]);
+    let err = run_collections(&crawl).await.unwrap_err().to_string();
+    assert!(err.contains("notes.txt is not a folder"), "{err}");
+}

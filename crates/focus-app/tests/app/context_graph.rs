@@ -271,3 +271,20 @@ async fn a_web_without_a_backlink_service_crawls_from_examples_and_a_file_of_lin
     assert!(pages.iter().any(|p| p.class.is_some()));
     server.shutdown().await;
 }
+
+/// A wrong `--out` is refused before the context graphs are built (on the
+/// web, minutes of backlink queries): with a file of links that does not
+/// exist, the error is still about `--out`.
+#[tokio::test]
+async fn a_wrong_out_is_refused_before_the_graphs_are_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let links = dir.path().join("no-such-links.txt");
+    let plan = plan(
+        &file.join("c"),
+        &["--backlinks-file", links.to_str().unwrap()],
+    );
+    let err = run_context(&plan).await.unwrap_err().to_string();
+    assert!(err.contains("notes.txt is not a folder"), "{err}");
+}
