@@ -350,8 +350,7 @@ async fn a_bookmarks_file_starts_a_crawl_of_the_users_own_web() {
 #[tokio::test]
 async fn a_wrong_out_is_refused_before_the_examples_are_fetched() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("notes.txt");
-    std::fs::write(&file, "mine").unwrap();
+    let file = crate::common::a_file(dir.path());
     let held = dir.path().join("held");
     std::fs::create_dir_all(held.join("harvesting").join("store")).unwrap();
     let bookmarks = dir.path().join("no-such-bookmarks.html");

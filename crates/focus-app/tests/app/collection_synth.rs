@@ -220,8 +220,7 @@ async fn a_topics_file_of_seed_urls_and_a_pre_crawl_idf_pass() {
 #[tokio::test]
 async fn a_wrong_out_is_refused_before_the_topics_are_read() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("notes.txt");
-    std::fs::write(&file, "mine").unwrap();
+    let file = crate::common::a_file(dir.path());
     let topics = dir.path().join("no-such-topics.tsv");
     let crawl = plan(&file.join("c"), &["--topics", topics.to_str().unwrap()]);
     let err = run_collections(&crawl).await.unwrap_err().to_string();

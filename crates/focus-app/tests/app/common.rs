@@ -1,6 +1,6 @@
 //! Helpers the end-to-end tests share.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use focus_core::PageLine;
 
@@ -26,4 +26,12 @@ pub(crate) fn store_files(store: &Path) -> u64 {
         d.filter_map(Result::ok).map(|e| file(&e.path())).sum()
     });
     file(&store.join("db")) + blobs
+}
+
+/// A file `notes.txt` holding "mine" in `dir`, for the tests that give a
+/// crawl an `--out` under a file.
+pub(crate) fn a_file(dir: &Path) -> PathBuf {
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    file
 }

@@ -278,8 +278,7 @@ async fn a_web_without_a_backlink_service_crawls_from_examples_and_a_file_of_lin
 #[tokio::test]
 async fn a_wrong_out_is_refused_before_the_graphs_are_built() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("notes.txt");
-    std::fs::write(&file, "mine").unwrap();
+    let file = crate::common::a_file(dir.path());
     let links = dir.path().join("no-such-links.txt");
     let plan = plan(
         &file.join("c"),

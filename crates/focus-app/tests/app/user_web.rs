@@ -281,8 +281,7 @@ async fn a_wrong_out_is_refused_before_the_examples_are_read() {
         good: vec![GOOD.to_owned()],
         seeds: dir.path().join("no-such-seeds.txt"),
     };
-    let file = dir.path().join("notes.txt");
-    std::fs::write(&file, "mine").unwrap();
+    let file = crate::common::a_file(dir.path());
     let held = dir.path().join("held");
     std::fs::create_dir_all(held.join("store")).unwrap();
     for (out, says) in [
