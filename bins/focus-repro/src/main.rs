@@ -2,7 +2,7 @@
 //! real-corpus evaluation, and writes SVGs and a markdown report
 //! (`cargo xtask repro chakrabarti` and `cargo xtask eval wikispeedia` call
 //! it with `--release`). No logic here: the experiments live in
-//! `focus_experiments::repro` and `focus_experiments::eval`.
+//! `focus_experiments` (`repro`, `bergmark`, `diligenti`, `bingo`, `eval`).
 
 use std::path::{Path, PathBuf};
 
