@@ -174,13 +174,12 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
     // trees trained: both phases' folders are checked as they will be
     // crawled.
     let harvest_pages = plan.crawl.max_pages - plan.learning_pages;
+    // A resumed review harvests afresh: its learning phase was the run
+    // before.
+    let harvest_resume = plan.crawl.resume && !resuming_review;
     for (dir, pages, resume) in [
         ("learning", plan.learning_pages, plan.crawl.resume),
-        (
-            "harvesting",
-            harvest_pages,
-            plan.crawl.resume && !resuming_review,
-        ),
+        ("harvesting", harvest_pages, harvest_resume),
     ] {
         focus_crawl::check_config(&phase_config(plan, dir, pages, resume))?;
     }
@@ -334,7 +333,7 @@ pub async fn run_bingo(plan: &BingoPlan) -> Result<BingoOutcome, AppError> {
             policy,
             seeds,
             pages: harvest_pages,
-            resume: plan.crawl.resume && !resuming_review,
+            resume: harvest_resume,
         },
     )
     .await?;
