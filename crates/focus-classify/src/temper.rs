@@ -20,6 +20,7 @@
 //! tempering never fits the examples worse than the papers' rule.
 //! Pure, deterministic, I/O-free.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::weights::log_sum_exp;
@@ -122,17 +123,22 @@ const ALPHAS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 /// {0, ¼, ½, ¾, 1}, κ from 10⁻⁴ to 10² in steps of 10^0.1. The exact
 /// posterior (α 0, κ 1) is on the grid and wins ties.
 pub fn fit(examples: &[Vec<NodeEvidence>]) -> Temper {
-    let mut best = (log_loss(examples, Temper::EXACT), Temper::EXACT);
-    for alpha in ALPHAS {
-        for step in -40..=20 {
-            let t = Temper {
+    let grid: Vec<Temper> = ALPHAS
+        .into_iter()
+        .flat_map(|alpha| {
+            (-40..=20).map(move |step| Temper {
                 alpha,
                 kappa: 10f64.powf(f64::from(step) / 10.0),
-            };
-            let loss = log_loss(examples, t);
-            if loss < best.0 {
-                best = (loss, t);
-            }
+            })
+        })
+        .collect();
+    // The losses are computed in parallel; the choice walks them in grid
+    // order, so ties fall as they would one at a time.
+    let losses: Vec<f64> = grid.par_iter().map(|&t| log_loss(examples, t)).collect();
+    let mut best = (log_loss(examples, Temper::EXACT), Temper::EXACT);
+    for (loss, t) in losses.into_iter().zip(grid) {
+        if loss < best.0 {
+            best = (loss, t);
         }
     }
     best.1

@@ -4,6 +4,7 @@
 
 use focus_core::{Taxonomy, TopicId};
 use focus_text::SparseVec;
+use rayon::prelude::*;
 
 use super::NodeModel;
 use crate::features::{self, FeatureConfig};
@@ -14,51 +15,73 @@ use crate::Example;
 const TEMPER_FOLDS: usize = 5;
 
 /// One model per internal node, parents before children; each example is
-/// routed to the child whose subtree holds it.
+/// routed to the child whose subtree holds it. The nodes are trained in
+/// parallel (each model reads only the examples) and kept in taxonomy
+/// order.
 pub(super) fn train_nodes(
     taxonomy: &Taxonomy,
-    examples: &[Example],
+    examples: &[&Example],
     fcfg: FeatureConfig,
 ) -> Vec<NodeModel> {
-    let mut nodes = Vec::new();
-    for node in taxonomy.ids() {
-        let children = taxonomy.children(node).to_vec();
-        if children.is_empty() {
-            continue;
-        }
-        // Each example under `node` is routed to the child whose subtree holds it.
-        let routed: Vec<(&SparseVec, usize)> = examples
-            .iter()
-            .filter_map(|e| {
-                children
-                    .iter()
-                    .position(|&c| taxonomy.is_ancestor_or_self(c, e.topic))
-                    .map(|i| (&e.counts, i))
-            })
-            .collect();
-        nodes.push(train_node(node, children, &routed, fcfg));
-    }
-    nodes
+    let internal: Vec<TopicId> = taxonomy
+        .ids()
+        .filter(|&node| !taxonomy.children(node).is_empty())
+        .collect();
+    internal
+        .into_par_iter()
+        .map(|node| {
+            let children = taxonomy.children(node).to_vec();
+            // Each example under `node` is routed to the child whose subtree holds it.
+            let routed: Vec<(&SparseVec, usize)> = examples
+                .iter()
+                .filter_map(|e| {
+                    children
+                        .iter()
+                        .position(|&c| taxonomy.is_ancestor_or_self(c, e.topic))
+                        .map(|i| (&e.counts, i))
+                })
+                .collect();
+            train_node(node, children, &routed, fcfg)
+        })
+        .collect()
 }
 
 /// For every example, the evidence of the nodes on its path from a model
-/// trained without the example's fold ([`TEMPER_FOLDS`] folds by index).
+/// trained without the example's fold ([`TEMPER_FOLDS`] folds by index),
+/// fold by fold. The folds' models are trained in parallel.
 pub(super) fn out_of_fold_evidence(
     taxonomy: &Taxonomy,
     examples: &[Example],
     fcfg: FeatureConfig,
 ) -> Vec<Vec<NodeEvidence>> {
-    let mut out = Vec::new();
-    for fold in 0..TEMPER_FOLDS {
-        let train: Vec<Example> = examples
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| i % TEMPER_FOLDS != fold)
-            .map(|(_, e)| e.clone())
-            .collect();
-        let nodes = train_nodes(taxonomy, &train, fcfg);
-        for e in examples.iter().skip(fold).step_by(TEMPER_FOLDS) {
-            let path: Vec<NodeEvidence> = nodes
+    let by_fold: Vec<Vec<Vec<NodeEvidence>>> = (0..TEMPER_FOLDS)
+        .into_par_iter()
+        .map(|fold| fold_evidence(taxonomy, examples, fcfg, fold))
+        .collect();
+    by_fold.into_iter().flatten().collect()
+}
+
+/// The evidence for the examples of `fold` from a model trained on the
+/// other folds.
+fn fold_evidence(
+    taxonomy: &Taxonomy,
+    examples: &[Example],
+    fcfg: FeatureConfig,
+    fold: usize,
+) -> Vec<Vec<NodeEvidence>> {
+    let train: Vec<&Example> = examples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % TEMPER_FOLDS != fold)
+        .map(|(_, e)| e)
+        .collect();
+    let nodes = train_nodes(taxonomy, &train, fcfg);
+    examples
+        .iter()
+        .skip(fold)
+        .step_by(TEMPER_FOLDS)
+        .map(|e| {
+            nodes
                 .iter()
                 .filter_map(|m| {
                     let truth = m
@@ -73,11 +96,9 @@ pub(super) fn out_of_fold_evidence(
                         truth,
                     })
                 })
-                .collect();
-            out.push(path);
-        }
-    }
-    out
+                .collect()
+        })
+        .collect()
 }
 
 fn train_node(
