@@ -182,11 +182,18 @@ pub async fn run(plan: &CrawlPlan) -> Result<Summary, AppError> {
         }
         (None, _) => return Err(AppError::Input("no web to crawl".into())),
     };
-    let classifier = train_classifier(&taxonomy, &examples, plan.strategy.relevance)?;
-    let similarity = policy
-        .uses_similarity()
-        .then(|| similarity_judge(&taxonomy, &examples))
-        .flatten();
+    // The classifier and the similarity judge learn from the same examples,
+    // each on its own: side by side.
+    let (classifier, similarity) = rayon::join(
+        || train_classifier(&taxonomy, &examples, plan.strategy.relevance),
+        || {
+            policy
+                .uses_similarity()
+                .then(|| similarity_judge(&taxonomy, &examples))
+                .flatten()
+        },
+    );
+    let classifier = classifier?;
 
     let parts = Parts {
         fetcher,

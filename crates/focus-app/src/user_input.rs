@@ -8,6 +8,8 @@ use focus_classify::{Example, Featurizer};
 use focus_core::{CanonicalUrl, Canonicalizer, Taxonomy};
 use focus_examples::{ExampleContent, LoadOptions};
 use focus_fetch::{Body, Fetcher};
+use focus_text::SparseVec;
+use rayon::prelude::*;
 
 use crate::setup::AppError;
 
@@ -41,15 +43,27 @@ pub(crate) async fn user_examples(
     canon: &Canonicalizer,
 ) -> Vec<Example> {
     let mut fetched = fetch_example_urls(set, fetcher).await;
+    let placeholder = canon.canonicalize("http://example.invalid/").ok();
+    // The files' examples are analysed in parallel (each on its own), in
+    // the set's order.
+    let mut local: Vec<Option<SparseVec>> = set
+        .examples
+        .par_iter()
+        .map(|e| match &e.content {
+            ExampleContent::Html(html) => placeholder
+                .as_ref()
+                .map(|base| featurizer.document(&focus_html::analyze(html, base, canon))),
+            ExampleContent::Text(text) => Some(featurizer.text(text)),
+            ExampleContent::Url(_) => None,
+        })
+        .collect();
     let mut out = Vec::new();
-    let placeholder = canon.canonicalize("http://example.invalid/");
     for (i, e) in set.examples.iter().enumerate() {
         let counts = match &e.content {
-            ExampleContent::Html(html) => match &placeholder {
-                Ok(base) => featurizer.document(&focus_html::analyze(html, base, canon)),
-                Err(_) => continue,
+            ExampleContent::Html(_) | ExampleContent::Text(_) => match local[i].take() {
+                Some(counts) => counts,
+                None => continue,
             },
-            ExampleContent::Text(text) => featurizer.text(text),
             ExampleContent::Url(url) => match fetched.remove(&i) {
                 Some(Ok(page)) => match &page.body {
                     Body::Text(html) => {
