@@ -23,7 +23,8 @@
 //! Classifiers take **term-count vectors** ([`SparseVec`] of raw counts)
 //! and own whatever weighting they need, so callers only ever count terms.
 //! Deterministic and I/O-free (models are bytes via [`model_io`]; the naive
-//! Bayes trains on rayon, to the same model on any number of threads). Depends
+//! Bayes and the SVM tree train on rayon, to the same model on any number
+//! of threads). Depends
 //! on `focus-core`, `focus-text` and `focus-html` (the analysed page the
 //! featurizer reads) only; it must not depend on the fetcher, the engine or
 //! the websim.

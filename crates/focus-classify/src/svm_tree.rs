@@ -12,6 +12,7 @@ use focus_text::{SparseVec, TermId};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::features;
@@ -19,6 +20,81 @@ use crate::model_io::{self, ModelKind};
 use crate::platt::Platt;
 use crate::svm::{LinearSvm, SvmConfig, SvmRelevance};
 use crate::{Classifier, ClassifyError, Example, Judgement};
+
+/// One child's trained SVM, with its features and, for a calibrated
+/// tree, its sigmoid.
+struct ChildModel {
+    child: TopicId,
+    features: Vec<TermId>,
+    svm: LinearSvm,
+    calibration: Option<Platt>,
+}
+
+/// What every SVM of a tree is trained from.
+struct Training<'a> {
+    taxonomy: &'a Taxonomy,
+    examples: &'a [Example],
+    /// The examples' tf·idf vectors.
+    vectors: &'a [SparseVec],
+    cfg: &'a SvmConfig,
+}
+
+impl Training<'_> {
+    /// The SVM of `child` against its `siblings` (the examples under
+    /// another child) and the node's `far` negatives; `None` when it lacks
+    /// positives or negatives.
+    fn child(
+        &self,
+        child: TopicId,
+        siblings: &[TopicId],
+        far: &[usize],
+    ) -> Result<Option<ChildModel>, ClassifyError> {
+        let (taxonomy, cfg) = (self.taxonomy, self.cfg);
+        let mut idx = Vec::new();
+        let mut ys = Vec::new();
+        for (i, e) in self.examples.iter().enumerate() {
+            if taxonomy.is_ancestor_or_self(child, e.topic) {
+                idx.push(i);
+                ys.push(true);
+            } else if siblings
+                .iter()
+                .any(|&s| s != child && taxonomy.is_ancestor_or_self(s, e.topic))
+            {
+                idx.push(i);
+                ys.push(false);
+            }
+        }
+        for &i in far {
+            idx.push(i);
+            ys.push(false);
+        }
+        if !ys.contains(&true) || !ys.contains(&false) {
+            return Ok(None);
+        }
+        let labelled: Vec<(&SparseVec, usize)> = idx
+            .iter()
+            .zip(&ys)
+            .map(|(&i, &y)| (&self.examples[i].counts, usize::from(y)))
+            .collect();
+        let features = features::select(&labelled, 2, cfg.features);
+        let xs: Vec<SparseVec> = idx
+            .iter()
+            .map(|&i| restrict(&self.vectors[i], &features))
+            .collect();
+        let svm = LinearSvm::train(&xs, &ys, cfg)?;
+        let calibration = if cfg.relevance == SvmRelevance::Calibrated {
+            Some(Platt::fit_cross_validated(&xs, &ys, &svm, cfg)?)
+        } else {
+            None
+        };
+        Ok(Some(ChildModel {
+            child,
+            features,
+            svm,
+            calibration,
+        }))
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct SvmNode {
@@ -55,8 +131,11 @@ impl SvmTree {
         }
         let idf = idf_of(examples.iter().map(|e| &e.counts));
         let vectors: Vec<SparseVec> = examples.iter().map(|e| tfidf(&e.counts, &idf)).collect();
+        // Each node's far-away negatives are drawn first, node by node from
+        // the one seeded generator; the SVMs are then trained in parallel,
+        // each reading only the examples, and kept in taxonomy order.
         let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
-        let mut nodes = Vec::new();
+        let mut plans: Vec<(TopicId, Vec<TopicId>, Vec<usize>)> = Vec::new();
         for node in taxonomy.ids() {
             let children = taxonomy.children(node).to_vec();
             if children.is_empty() {
@@ -67,43 +146,31 @@ impl SvmTree {
                 .collect();
             far.shuffle(&mut rng);
             far.truncate(cfg.others);
+            plans.push((node, children, far));
+        }
+        let data = Training {
+            taxonomy,
+            examples,
+            vectors: &vectors,
+            cfg,
+        };
+        let trained: Vec<Vec<Result<Option<ChildModel>, ClassifyError>>> = plans
+            .par_iter()
+            .map(|(_, children, far)| {
+                children
+                    .par_iter()
+                    .map(|&child| data.child(child, children, far))
+                    .collect()
+            })
+            .collect();
+        let mut nodes = Vec::new();
+        for ((node, _, _), per_child) in plans.into_iter().zip(trained) {
             let (mut kids, mut models, mut calibration) = (Vec::new(), Vec::new(), Vec::new());
-            for &child in &children {
-                let mut idx = Vec::new();
-                let mut ys = Vec::new();
-                for (i, e) in examples.iter().enumerate() {
-                    if taxonomy.is_ancestor_or_self(child, e.topic) {
-                        idx.push(i);
-                        ys.push(true);
-                    } else if children
-                        .iter()
-                        .any(|&s| s != child && taxonomy.is_ancestor_or_self(s, e.topic))
-                    {
-                        idx.push(i);
-                        ys.push(false);
-                    }
-                }
-                for &i in &far {
-                    idx.push(i);
-                    ys.push(false);
-                }
-                if !ys.contains(&true) || !ys.contains(&false) {
-                    continue;
-                }
-                let labelled: Vec<(&SparseVec, usize)> = idx
-                    .iter()
-                    .zip(&ys)
-                    .map(|(&i, &y)| (&examples[i].counts, usize::from(y)))
-                    .collect();
-                let feats = features::select(&labelled, 2, cfg.features);
-                let xs: Vec<SparseVec> =
-                    idx.iter().map(|&i| restrict(&vectors[i], &feats)).collect();
-                let svm = LinearSvm::train(&xs, &ys, cfg)?;
-                if cfg.relevance == SvmRelevance::Calibrated {
-                    calibration.push(Platt::fit_cross_validated(&xs, &ys, &svm, cfg)?);
-                }
-                kids.push(child);
-                models.push((feats, svm));
+            for m in per_child {
+                let Some(m) = m? else { continue };
+                kids.push(m.child);
+                models.push((m.features, m.svm));
+                calibration.extend(m.calibration);
             }
             if !kids.is_empty() {
                 nodes.push(SvmNode {
@@ -334,6 +401,51 @@ mod tests {
 
     fn v(e: &[(u32, f64)]) -> SparseVec {
         SparseVec::from_unsorted(e.iter().map(|&(t, w)| (TermId(t), w)).collect())
+    }
+
+    /// The far negatives are drawn in order from the seeded generator and
+    /// the SVMs trained on rayon: the tree is the same byte for byte on
+    /// one thread as on several (repeated, since threads finish in an
+    /// order that varies from run to run).
+    #[test]
+    fn training_on_many_threads_gives_the_tree_of_one() {
+        let names: Vec<String> = (0..12).map(|i| format!("g{}/l{}", i / 3, i % 3)).collect();
+        let mut builder = TaxonomyBuilder::new();
+        for n in &names {
+            builder = builder.topic(n).unwrap();
+        }
+        let tax = builder.good("g1/l2").unwrap().build();
+        let ex: Vec<Example> = (0..240u32)
+            .map(|i| {
+                let k = i % 12;
+                Example {
+                    counts: v(&[
+                        (10 * k + i % 7, 3.0 + f64::from(i % 4)),
+                        (200 + 10 * (k / 3) + i % 5, 2.0),
+                        (400 + i % 11, 1.0),
+                    ]),
+                    topic: tax.find(&names[k as usize]).unwrap(),
+                }
+            })
+            .collect();
+        let cfg = SvmConfig {
+            others: 30,
+            relevance: SvmRelevance::Calibrated,
+            ..SvmConfig::default()
+        };
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| SvmTree::train(&tax, &ex, &cfg).unwrap())
+                .to_bytes()
+                .unwrap()
+        };
+        let one = on(1);
+        for _ in 0..10 {
+            assert!(on(4) == one, "a tree trained on 4 threads differs");
+        }
     }
 
     /// Physics (good) and biology under sci, and arts: ten pages each, a
