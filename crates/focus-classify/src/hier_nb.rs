@@ -502,39 +502,14 @@ mod tests {
     /// model is the same, byte for byte, on one thread as on several.
     #[test]
     fn training_on_many_threads_gives_the_model_of_one() {
-        // Six internal nodes under the root, three leaves each.
-        let names: Vec<String> = (0..18).map(|i| format!("g{}/l{}", i / 3, i % 3)).collect();
-        let mut builder = TaxonomyBuilder::new();
-        for n in &names {
-            builder = builder.topic(n).unwrap();
-        }
-        let tax = builder.good("g1/l2").unwrap().build();
-        let leaves: Vec<TopicId> = names.iter().map(|n| tax.find(n).unwrap()).collect();
-        let ex: Vec<Example> = (0..360u32)
-            .map(|i| {
-                let k = i % 18;
-                let (own, group) = (10 * k, 200 + 10 * (k / 3));
-                Example {
-                    counts: v(&[
-                        (own + i % 7, 3.0 + f64::from(i % 4)),
-                        (group + i % 5, 2.0),
-                        (400 + i % 11, 2.0),
-                        (i % 180, 1.0),
-                    ]),
-                    topic: leaves[k as usize],
-                }
-            })
-            .collect();
+        let (tax, ex) = crate::threads_test::grouped(6, 20);
         let cfg = HierNbConfig {
             scoring: Scoring::Tempered,
             ..HierNbConfig::default()
         };
-        let on = |threads: usize| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
+        let on = |threads| {
+            crate::threads_test::on_threads(threads, || HierNb::train(&tax, &ex, cfg))
                 .unwrap()
-                .install(|| HierNb::train(&tax, &ex, cfg).unwrap())
                 .to_bytes()
                 .unwrap()
         };

@@ -67,6 +67,8 @@ pub mod svm_spaces;
 pub mod svm_tree;
 pub mod temper;
 mod term_index;
+#[cfg(test)]
+mod threads_test;
 mod weights;
 
 pub use centroid::{CentroidConfig, CentroidQuality, Centroids, DocumentFrequencies};

@@ -409,36 +409,15 @@ mod tests {
     /// order that varies from run to run).
     #[test]
     fn training_on_many_threads_gives_the_tree_of_one() {
-        let names: Vec<String> = (0..12).map(|i| format!("g{}/l{}", i / 3, i % 3)).collect();
-        let mut builder = TaxonomyBuilder::new();
-        for n in &names {
-            builder = builder.topic(n).unwrap();
-        }
-        let tax = builder.good("g1/l2").unwrap().build();
-        let ex: Vec<Example> = (0..240u32)
-            .map(|i| {
-                let k = i % 12;
-                Example {
-                    counts: v(&[
-                        (10 * k + i % 7, 3.0 + f64::from(i % 4)),
-                        (200 + 10 * (k / 3) + i % 5, 2.0),
-                        (400 + i % 11, 1.0),
-                    ]),
-                    topic: tax.find(&names[k as usize]).unwrap(),
-                }
-            })
-            .collect();
+        let (tax, ex) = crate::threads_test::grouped(4, 20);
         let cfg = SvmConfig {
             others: 30,
             relevance: SvmRelevance::Calibrated,
             ..SvmConfig::default()
         };
-        let on = |threads: usize| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
+        let on = |threads| {
+            crate::threads_test::on_threads(threads, || SvmTree::train(&tax, &ex, &cfg))
                 .unwrap()
-                .install(|| SvmTree::train(&tax, &ex, &cfg).unwrap())
                 .to_bytes()
                 .unwrap()
         };
