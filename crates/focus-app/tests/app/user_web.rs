@@ -157,8 +157,9 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
     );
     // The crawl's judgement (R >= 0.5) of its pages: what it calls
     // relevant nearly always is, and it finds most of the relevant ones
-    // (precision 0.926 and recall 0.862 here at 29af00e; over the 5,000 pages of the embedded web's
-    // cycling crawl docs/crawl.md measures 0.948 and 0.670).
+    // (precision 0.926 and recall 0.862 here at 29af00e; over the 5,000
+    // pages of the embedded web's cycling crawl docs/crawl.md measures 0.948
+    // and 0.670).
     let judged = held_truth.judgement;
     let (recall, precision) = (
         judged.recall().unwrap_or(0.0),
