@@ -1,7 +1,7 @@
 //! Which queued URLs go out in the next batch, on the crawl's logical
 //! clock, and which frontier discipline a policy's order needs.
 
-use focus_core::Dispatch;
+use focus_core::{Dispatch, HostKey};
 use focus_frontier::{Candidate, Discipline, Frontier};
 
 use crate::apprentice::PRIOR_PAGES;
@@ -111,8 +111,17 @@ pub(crate) fn searching(
 /// a URL near the best waits on a host this batch has filled to its
 /// in-flight limit, the batch goes out with what there is. Otherwise the
 /// batch fills in order, and when nothing is ready the crawl waits for the
-/// first cooling host.
-pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: f64) -> Next {
+/// first cooling host. A host of `busy` (in a stream, one with a fetch out
+/// for an earlier slot, that asks for an interval) holding a URL at least
+/// `floor` counts as cooling until `now` plus its interval; the batch loop
+/// decides with nothing out and passes none.
+pub(crate) fn next_batch(
+    frontier: &mut Frontier,
+    now: u64,
+    room: usize,
+    floor: f64,
+    busy: &[BusyHost],
+) -> Next {
     let mut batch: Vec<Candidate> = std::iter::from_fn(|| frontier.pop_ready_at_least(now, floor))
         .take(room.min(1))
         .collect();
@@ -128,11 +137,17 @@ pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: 
     };
     more(frontier, &mut batch, near_best);
     if batch.len() < room {
-        match frontier.next_cooling_at_least(floor) {
+        let cooling = frontier.next_cooling_at_least(floor).filter(|&at| at > now);
+        let busy_cools_at = busy
+            .iter()
+            .filter(|b| frontier.holds_at_least(&b.host, floor))
+            .map(|b| now.saturating_add(b.interval_ms))
+            .min();
+        match cooling.into_iter().chain(busy_cools_at).min() {
             // Waiting out a politeness interval costs real time: the batch
             // first takes every ready URL at least as promising as the
             // recent harvest, as it did before promising became relative.
-            Some(at) if at > now => {
+            Some(at) => {
                 more(frontier, &mut batch, floor);
                 if batch.len() < room {
                     let held = frontier.any_ready(now);
@@ -145,11 +160,11 @@ pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: 
             // A host this batch has filled to its in-flight limit that
             // still holds URLs near the best is waited for the same way:
             // the batch goes out with what there is.
-            _ if holds_promising(frontier, &batch, near_best) => {
+            None if holds_promising(frontier, &batch, near_best) => {
                 let held = frontier.any_ready(now);
                 return Next::Batch { urls: batch, held };
             }
-            _ => batch
+            None => batch
                 .extend(std::iter::from_fn(|| frontier.pop_ready(now)).take(room - batch.len())),
         }
     }
@@ -165,6 +180,16 @@ pub(crate) fn next_batch(frontier: &mut Frontier, now: u64, room: usize, floor: 
         Some(at) if at > now => Next::WaitUntil { at, held: false },
         _ => Next::Exhausted,
     }
+}
+
+/// A host with a fetch out when the dispatch decides (in a stream, a URL
+/// popped for an earlier slot and not yet applied) that asks for a
+/// politeness interval: once its answer is applied it cools for
+/// `interval_ms`, so until then it is as good as cooling.
+#[derive(Debug, Clone)]
+pub(crate) struct BusyHost {
+    pub(crate) host: HostKey,
+    pub(crate) interval_ms: u64,
 }
 
 /// Whether a host of `batch` still holds a URL at least as promising as
@@ -225,7 +250,7 @@ mod tests {
     #[test]
     fn the_crawl_waits_for_a_promising_host_rather_than_fetch_poor_urls() {
         let mut f = a_cooling(&B_POOR);
-        let next = next_batch(&mut f, 50, 4, 0.5);
+        let next = next_batch(&mut f, 50, 4, 0.5, &[]);
         assert!(
             matches!(
                 next,
@@ -240,7 +265,7 @@ mod tests {
         // Once a is ready its URL goes first; with no promising URL left
         // waiting, the batch then fills in order.
         assert_eq!(
-            batch(next_batch(&mut f, 1_000, 4, 0.5)),
+            batch(next_batch(&mut f, 1_000, 4, 0.5, &[])),
             (
                 vec!["http://a.example/2".into(), "http://b.example/1".into()],
                 false
@@ -252,7 +277,7 @@ mod tests {
     fn a_batch_goes_out_short_with_the_promising_urls_that_are_ready() {
         let mut f = a_cooling(&[B_POOR[0], B_POOR[1], ("http://c.example/1", 0.7)]);
         assert_eq!(
-            batch(next_batch(&mut f, 50, 4, 0.5)),
+            batch(next_batch(&mut f, 50, 4, 0.5, &[])),
             (vec!["http://c.example/1".into()], true)
         );
     }
@@ -262,12 +287,12 @@ mod tests {
         // The floor is above every queued URL: nothing is worth waiting for.
         let filled = (vec!["http://b.example/1".into()], false);
         assert_eq!(
-            batch(next_batch(&mut a_cooling(&B_POOR), 50, 4, 0.95)),
+            batch(next_batch(&mut a_cooling(&B_POOR), 50, 4, 0.95, &[])),
             filled
         );
         let fill = floor(Dispatch::Fill, 0.5);
         assert_eq!(
-            batch(next_batch(&mut a_cooling(&B_POOR), 50, 4, fill)),
+            batch(next_batch(&mut a_cooling(&B_POOR), 50, 4, fill, &[])),
             filled
         );
     }
@@ -292,27 +317,87 @@ mod tests {
         };
         let mut f = busy_a();
         assert_eq!(
-            batch(next_batch(&mut f, 0, 4, 0.5)),
+            batch(next_batch(&mut f, 0, 4, 0.5, &[])),
             (vec!["http://a.example/1".into()], true)
         );
         // When a's fetch is done its next URL goes first, and so on.
         f.host_done(&host("http://a.example/"), 0);
         assert_eq!(
-            batch(next_batch(&mut f, 50, 4, 0.5)),
+            batch(next_batch(&mut f, 50, 4, 0.5, &[])),
             (vec!["http://a.example/2".into()], true)
         );
         // Nothing of a's clears the floor, or the fill rule: the batch fills
         // (one URL of each host).
         let filled = vec!["http://a.example/1".into(), "http://b.example/1".into()];
         assert_eq!(
-            batch(next_batch(&mut busy_a(), 0, 4, 0.95)),
+            batch(next_batch(&mut busy_a(), 0, 4, 0.95, &[])),
             (filled.clone(), false)
         );
         let fill = floor(Dispatch::Fill, 0.5);
         assert_eq!(
-            batch(next_batch(&mut busy_a(), 0, 4, fill)),
+            batch(next_batch(&mut busy_a(), 0, 4, fill, &[])),
             (filled, false)
         );
+    }
+
+    #[test]
+    fn a_stream_waits_for_a_host_with_an_interval_busy_with_an_earlier_fetch() {
+        // Host a gives one URL at a time, asks for a second between
+        // requests and holds two good URLs; its first is out, for a slot
+        // decided earlier. Host b holds two poor ones, ready.
+        let a_out = |others: &[(&str, f64)]| {
+            let mut f = Frontier::new(Discipline::BestFirst).with_max_in_flight_per_host(1);
+            for &(u, p) in [("http://a.example/1", 0.9), ("http://a.example/2", 0.8)]
+                .iter()
+                .chain(others)
+            {
+                f.push(cand(u, p));
+            }
+            assert_eq!(f.pop_ready(0).unwrap().url.as_str(), "http://a.example/1");
+            f
+        };
+        let busy = [BusyHost {
+            host: host("http://a.example/"),
+            interval_ms: 1_000,
+        }];
+        // Not told that a is out, the free slots take b's poor URL.
+        assert_eq!(
+            batch(next_batch(&mut a_out(&B_POOR), 10, 3, 0.5, &[])),
+            (vec!["http://b.example/1".into()], false)
+        );
+        // Told, they wait: once a's answer is applied it cools for its
+        // interval, and a cooling host with promising URLs is waited for.
+        let mut f = a_out(&B_POOR);
+        let next = next_batch(&mut f, 10, 3, 0.5, &busy);
+        assert!(
+            matches!(
+                next,
+                Next::WaitUntil {
+                    at: 1_010,
+                    held: true
+                }
+            ),
+            "{next:?}"
+        );
+        assert_eq!(f.len(), 3, "nothing was handed out");
+        // A promising URL that is ready goes out meanwhile, alone.
+        assert_eq!(
+            batch(next_batch(
+                &mut a_out(&[B_POOR[0], B_POOR[1], ("http://c.example/1", 0.7)]),
+                10,
+                3,
+                0.5,
+                &busy
+            )),
+            (vec!["http://c.example/1".into()], true)
+        );
+        // Nothing of a's clears the floor, or the fill rule: the slots fill.
+        for floor in [0.95, floor(Dispatch::Fill, 0.5)] {
+            assert_eq!(
+                batch(next_batch(&mut a_out(&B_POOR), 10, 3, floor, &busy)),
+                (vec!["http://b.example/1".into()], false)
+            );
+        }
     }
 
     #[test]
@@ -338,14 +423,14 @@ mod tests {
     fn a_batch_with_no_room_takes_no_url() {
         let mut f = a_cooling(&B_POOR);
         let queued = f.len();
-        let next = next_batch(&mut f, 50, 0, 0.0);
+        let next = next_batch(&mut f, 50, 0, 0.0, &[]);
         assert!(!matches!(next, Next::Batch { .. }), "{next:?}");
         assert_eq!(f.len(), queued, "nothing was popped");
     }
 
     #[test]
     fn nothing_is_held_when_no_other_host_is_ready() {
-        let next = next_batch(&mut a_cooling(&[]), 50, 4, 0.5);
+        let next = next_batch(&mut a_cooling(&[]), 50, 4, 0.5, &[]);
         assert!(
             matches!(
                 next,
@@ -375,7 +460,7 @@ mod tests {
         // b's URL is at least half of a's best: promising, taken; c's are
         // not, and a still holds a promising URL: the batch goes out short.
         assert_eq!(
-            batch(next_batch(&mut f, 0, 4, 0.01)),
+            batch(next_batch(&mut f, 0, 4, 0.01, &[])),
             (
                 vec!["http://a.example/1".into(), "http://b.example/1".into()],
                 true
@@ -391,7 +476,7 @@ mod tests {
             f.push(cand(u, p));
         }
         assert_eq!(
-            batch(next_batch(&mut f, 0, 4, floor(Dispatch::Fill, 0.01))),
+            batch(next_batch(&mut f, 0, 4, floor(Dispatch::Fill, 0.01), &[])),
             (
                 vec!["http://a.example/1".into(), "http://c.example/1".into()],
                 false
@@ -407,7 +492,7 @@ mod tests {
         // with nothing else ready, the short batch holds nothing back).
         let mut f = a_cooling(&[("http://c.example/1", 0.7), ("http://d.example/1", 0.2)]);
         assert_eq!(
-            batch(next_batch(&mut f, 50, 4, 0.1)),
+            batch(next_batch(&mut f, 50, 4, 0.1, &[])),
             (
                 vec!["http://c.example/1".into(), "http://d.example/1".into()],
                 false

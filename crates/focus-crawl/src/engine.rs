@@ -136,7 +136,7 @@ async fn batches(
         }
         let now = tick * TICK_MS;
         // With pages left and nothing in flight, there is room.
-        let Some(next) = ends.next(st, now, 0)? else {
+        let Some(next) = ends.next(st, now, 0, &[])? else {
             break;
         };
         let batch = match next {

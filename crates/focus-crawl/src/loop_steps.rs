@@ -14,7 +14,7 @@ use focus_frontier::Candidate;
 
 use crate::apply::{apply, CrawlState, Rules};
 use crate::config::CrawlConfig;
-use crate::dispatch::{self, Next};
+use crate::dispatch::{self, BusyHost, Next};
 use crate::distill_step::{distill, next_distillation};
 use crate::error::CrawlError;
 use crate::judge::Judged;
@@ -69,6 +69,7 @@ impl Ends<'_> {
         st: &mut CrawlState,
         now: u64,
         in_flight: usize,
+        busy: &[BusyHost],
     ) -> Result<Option<Next>, CrawlError> {
         let cfg = self.cfg;
         let left = cfg
@@ -85,7 +86,7 @@ impl Ends<'_> {
             return Ok(None);
         }
         let floor = dispatch::floor(cfg.dispatch, st.tally.tracker.moving_average());
-        let next = dispatch::next_batch(&mut st.frontier, now, room, floor);
+        let next = dispatch::next_batch(&mut st.frontier, now, room, floor, busy);
         count_dispatch(st, &next, searching)?;
         Ok(Some(next))
     }

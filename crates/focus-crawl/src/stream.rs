@@ -17,10 +17,10 @@
 
 use std::time::{Duration, Instant};
 
-use focus_core::StopReason;
+use focus_core::{HostKey, StopReason};
 
 use crate::apply::{CrawlState, Rules};
-use crate::dispatch::Next;
+use crate::dispatch::{BusyHost, Next};
 use crate::error::CrawlError;
 use crate::loop_steps::{on_page, Cadence, Ends};
 use crate::observer::Observer;
@@ -55,7 +55,8 @@ pub(crate) async fn run(
         began: Instant::now(),
         origin_ms,
     };
-    let mut in_flight: usize = 0;
+    // The hosts of the URLs in flight, one entry per URL.
+    let mut out: Vec<HostKey> = Vec::new();
     let mut stopping: Option<StopReason> = None;
     loop {
         stopping = stopping.or_else(|| ends.stop_now());
@@ -63,20 +64,23 @@ pub(crate) async fn run(
         // nothing is.
         let mut wake_at = None;
         let next = match stopping {
-            None => ends.next(st, clock.now(), in_flight)?,
+            None => {
+                let busy = busy_hosts(rules, &out);
+                ends.next(st, clock.now(), out.len(), &busy)?
+            }
             Some(_) => None,
         };
         match next {
             Some(Next::Batch { urls, .. }) => {
                 let cited = crate::cited::for_batch(rules.analysis, &st.store, &urls)?;
-                in_flight += urls.len();
+                out.extend(urls.iter().map(|c| c.host.clone()));
                 pipeline.submit(urls, cited).await?;
             }
             Some(Next::WaitUntil { at, .. }) => wake_at = Some(at),
-            Some(Next::Exhausted) if in_flight == 0 => return Ok(StopReason::FrontierEmpty),
+            Some(Next::Exhausted) if out.is_empty() => return Ok(StopReason::FrontierEmpty),
             Some(Next::Exhausted) | None => {}
         }
-        if in_flight == 0 {
+        if out.is_empty() {
             if let Some(reason) = stopping {
                 return Ok(reason);
             }
@@ -97,12 +101,36 @@ pub(crate) async fn run(
             None => Some(pipeline.arrival().await?),
         };
         let Some((c, page)) = arrived else { continue };
-        in_flight -= 1;
+        // The candidate comes back as it was popped, host and all; the
+        // count of URLs out stays right whatever.
+        let i = out.iter().position(|h| *h == c.host).unwrap_or(0);
+        if i < out.len() {
+            out.swap_remove(i);
+        }
         let page = pipeline.with_parents(page).await;
         let now = clock.now();
         pipeline.timed(|| on_page(rules, st, &c, &page, now, ends.started, observer))?;
         cadence.after_pages(ends, st, now, observer)?;
     }
+}
+
+/// The hosts of `out` (the URLs in flight) that ask for a politeness
+/// interval, each once, with that interval.
+fn busy_hosts(rules: &Rules<'_>, out: &[HostKey]) -> Vec<BusyHost> {
+    let mut busy: Vec<BusyHost> = Vec::new();
+    for host in out {
+        if busy.iter().any(|b| b.host == *host) {
+            continue;
+        }
+        let interval = rules.analysis.fetcher.host_status(host).interval;
+        if !interval.is_zero() {
+            busy.push(BusyHost {
+                host: host.clone(),
+                interval_ms: u64::try_from(interval.as_millis()).unwrap_or(u64::MAX),
+            });
+        }
+    }
+    busy
 }
 
 /// How long until the clock reads `at`.

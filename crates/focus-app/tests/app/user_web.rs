@@ -2,14 +2,16 @@
 //! stands in for the web, and the crawl gets what a user gives it — an
 //! example set on disk (pages, and a `urls.txt` fetched before training), a
 //! seed file with a comment and a bad line, a `--connect-to` rule — and the
-//! fetcher's real-web politeness (one request a second per host). Ground
-//! truth is read here, by the test, only to judge the crawl.
+//! fetcher's real-web politeness (one request a second per host), in
+//! batches and as a stream. Ground truth is read here, by the test, only
+//! to judge the crawl.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use focus_app::run;
 use focus_cli::{CrawlPlan, Crawler, Dispatch, Strategy, TopicSource};
+use focus_core::Flow;
 use focus_websim::{Site, Web, WebConfig};
 
 const GOOD: &str = "recreation/outdoors/cycling";
@@ -52,6 +54,7 @@ async fn crawl(
     seeds: &Path,
     out: &Path,
     dispatch: Dispatch,
+    flow: Flow,
 ) -> (focus_eval::Summary, Truth) {
     let source = TopicSource::Examples {
         dir: examples.to_path_buf(),
@@ -65,6 +68,7 @@ async fn crawl(
             dispatch,
             ..Strategy::of(Crawler::SOFT)
         },
+        flow,
         ..CrawlPlan::new(source, out.to_path_buf())
     };
     let summary = run(&plan).await.unwrap();
@@ -119,6 +123,7 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         &seeds,
         &tmp.path().join("held"),
         Dispatch::Promising,
+        Flow::Batches,
     )
     .await;
     let (filled, filled_truth) = crawl(
@@ -128,6 +133,17 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         &seeds,
         &tmp.path().join("filled"),
         Dispatch::Fill,
+        Flow::Batches,
+    )
+    .await;
+    let (streamed, streamed_truth) = crawl(
+        &web,
+        &connect_to,
+        &examples,
+        &seeds,
+        &tmp.path().join("streamed"),
+        Dispatch::Promising,
+        Flow::Stream,
     )
     .await;
     server.shutdown().await;
@@ -140,7 +156,11 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         filled.elapsed_s
     );
 
-    for s in [&held, &filled] {
+    eprintln!(
+        "held as a stream {:.3} / {:.3} in {:.1} s",
+        streamed_truth.harvest, streamed.harvest_rate_estimated, streamed.elapsed_s
+    );
+    for s in [&held, &filled, &streamed] {
         assert_eq!(s.pages_fetched, PAGES);
         // Off the embedded websim the crawl has no ground truth to report.
         assert!(s.harvest_rate_true.is_none() && s.recall_true.is_none());
@@ -154,6 +174,16 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         "held {held_true:.3} (estimated {:.3}), filled {filled_true:.3} (estimated {:.3}), share {share:.3}",
         held.harvest_rate_estimated,
         filled.harvest_rate_estimated
+    );
+    // As a stream the crawl decides after every page, and a host busy
+    // with an earlier slot's fetch is waited for as a cooling one: it
+    // harvests what the batches do. When it saw only the hosts cooling, it
+    // spent the slots on poor URLs while the topic's host was being
+    // fetched (0.470 to 0.620 in five runs, docs/crawl.md).
+    assert!(
+        streamed_truth.harvest >= 0.9 * held_true,
+        "as a stream {:.3}, in batches {held_true:.3}",
+        streamed_truth.harvest
     );
     // The crawl's judgement (R >= 0.5) of its pages: what it calls
     // relevant nearly always is, and it finds most of the relevant ones
