@@ -101,11 +101,16 @@ pub(crate) async fn run(
             None => Some(pipeline.arrival().await?),
         };
         let Some((c, page)) = arrived else { continue };
-        // The candidate comes back as it was popped, host and all; the
-        // count of URLs out stays right whatever.
-        let i = out.iter().position(|h| *h == c.host).unwrap_or(0);
-        if i < out.len() {
-            out.swap_remove(i);
+        // The candidate comes back as it was popped, host and all; were it
+        // not found, one entry still goes, so the count of URLs out stays
+        // right.
+        match out.iter().position(|h| *h == c.host) {
+            Some(i) => {
+                out.swap_remove(i);
+            }
+            None => {
+                out.pop();
+            }
         }
         let page = pipeline.with_parents(page).await;
         let now = clock.now();

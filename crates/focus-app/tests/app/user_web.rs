@@ -6,7 +6,7 @@
 //! batches and as a stream. Ground truth is read here, by the test, only
 //! to judge the crawl.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use focus_app::run;
@@ -18,7 +18,7 @@ const GOOD: &str = "recreation/outdoors/cycling";
 const PAGES: u64 = 200;
 
 /// Writes the example set and the seed file under `dir`.
-fn user_inputs(web: &Web, dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+fn user_inputs(web: &Web, dir: &Path) -> (PathBuf, PathBuf) {
     let examples = dir.join("examples");
     web.write_examples(&examples, 15).unwrap();
     let cycling = web.taxonomy().find(GOOD).unwrap();
@@ -46,30 +46,39 @@ fn user_inputs(web: &Web, dir: &Path) -> (std::path::PathBuf, std::path::PathBuf
     (examples, seeds)
 }
 
-/// Crawls and returns the summary and what the truth says of the fetched pages.
+/// What every crawl of the test shares: the web, the `--connect-to` rule
+/// that reaches it, the user's inputs, and the folder the crawls write under.
+struct UserWeb<'a> {
+    web: &'a Web,
+    connect_to: String,
+    examples: PathBuf,
+    seeds: PathBuf,
+    dir: &'a Path,
+}
+
+/// Crawls into `user.dir`'s `name` and returns the summary and what the
+/// truth says of the fetched pages.
 async fn crawl(
-    web: &Web,
-    connect_to: &str,
-    examples: &Path,
-    seeds: &Path,
-    out: &Path,
+    user: &UserWeb<'_>,
+    name: &str,
     dispatch: Dispatch,
     flow: Flow,
 ) -> (focus_eval::Summary, Truth) {
+    let (web, out) = (user.web, user.dir.join(name));
     let source = TopicSource::Examples {
-        dir: examples.to_path_buf(),
+        dir: user.examples.clone(),
         good: vec![GOOD.to_owned()],
-        seeds: seeds.to_path_buf(),
+        seeds: user.seeds.clone(),
     };
     let plan = CrawlPlan {
-        connect_to: vec![connect_to.to_owned()],
+        connect_to: vec![user.connect_to.clone()],
         max_pages: PAGES,
         strategy: Strategy {
             dispatch,
             ..Strategy::of(Crawler::SOFT)
         },
         flow,
-        ..CrawlPlan::new(source, out.to_path_buf())
+        ..CrawlPlan::new(source, out.clone())
     };
     let summary = run(&plan).await.unwrap();
     let cycling = web.taxonomy().find(GOOD).unwrap();
@@ -114,38 +123,18 @@ async fn a_user_web_crawl_stays_focused_under_real_politeness() {
         .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let (examples, seeds) = user_inputs(&web, tmp.path());
-    let connect_to = server.connect_to();
+    let user = UserWeb {
+        web: &web,
+        connect_to: server.connect_to(),
+        examples,
+        seeds,
+        dir: tmp.path(),
+    };
 
-    let (held, held_truth) = crawl(
-        &web,
-        &connect_to,
-        &examples,
-        &seeds,
-        &tmp.path().join("held"),
-        Dispatch::Promising,
-        Flow::Batches,
-    )
-    .await;
-    let (filled, filled_truth) = crawl(
-        &web,
-        &connect_to,
-        &examples,
-        &seeds,
-        &tmp.path().join("filled"),
-        Dispatch::Fill,
-        Flow::Batches,
-    )
-    .await;
-    let (streamed, streamed_truth) = crawl(
-        &web,
-        &connect_to,
-        &examples,
-        &seeds,
-        &tmp.path().join("streamed"),
-        Dispatch::Promising,
-        Flow::Stream,
-    )
-    .await;
+    let (held, held_truth) = crawl(&user, "held", Dispatch::Promising, Flow::Batches).await;
+    let (filled, filled_truth) = crawl(&user, "filled", Dispatch::Fill, Flow::Batches).await;
+    let (streamed, streamed_truth) =
+        crawl(&user, "streamed", Dispatch::Promising, Flow::Stream).await;
     server.shutdown().await;
     let (held_true, filled_true) = (held_truth.harvest, filled_truth.harvest);
     eprintln!(
