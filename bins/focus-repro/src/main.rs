@@ -126,6 +126,9 @@ struct Cli {
 async fn main() -> anyhow::Result<()> {
     focus_app::init_logging("warn");
     let cli = Cli::parse();
+    // Before any corpus is read, classifier trained or crawl run: a report
+    // folder that cannot be written would otherwise fail only at the end.
+    refuse_files_on_the_way(&[("--out", &cli.out), ("--work", &cli.work)])?;
     let eval_flags = !cli.splits.is_empty() || !cli.categories.is_empty();
     if eval_flags && !cli.paper.is_eval() {
         anyhow::bail!(
@@ -227,6 +230,21 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses a folder flag whose path is, or lies under, a file, naming the
+/// flag and the file.
+fn refuse_files_on_the_way(flags: &[(&str, &Path)]) -> anyhow::Result<()> {
+    for (flag, path) in flags {
+        if let Some(file) = focus_crawl::file_on_the_way(path) {
+            anyhow::bail!(
+                "{flag} {}: {} is not a folder",
+                path.display(),
+                file.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Why the scikit-learn reference crawler cannot run, if it cannot.
 fn reference_missing(python: &str, script: &Path) -> Option<String> {
     if !script.is_file() {
@@ -273,6 +291,30 @@ fn eval_crawlers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_flag_at_or_under_a_file_is_refused_naming_flag_and_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let file = dir.join("notes.txt");
+        std::fs::write(&file, "mine").unwrap();
+        let under = file.join("work");
+        let err = refuse_files_on_the_way(&[("--out", &dir), ("--work", &under)])
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("--work "), "{err}");
+        assert!(
+            err.contains(&format!("{} is not a folder", file.display())),
+            "{err}"
+        );
+        let err = refuse_files_on_the_way(&[("--out", &file)])
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("--out "), "{err}");
+        // Folders that exist, or do not yet, are fine.
+        refuse_files_on_the_way(&[("--out", &dir), ("--work", &dir.join("a/b"))]).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    }
 
     #[test]
     fn a_missing_script_is_named_before_python_is_asked() {

@@ -176,13 +176,24 @@ pub fn check_config(cfg: &CrawlConfig) -> Result<(), CrawlError> {
 /// anything is created: the OS would answer "File exists" or "Not a
 /// directory" without saying which path is in the way.
 fn refuse_a_file_on_the_way(out: &std::path::Path) -> Result<(), CrawlError> {
-    match out
-        .ancestors()
-        .find(|a| !a.as_os_str().is_empty() && a.exists())
-    {
-        Some(existing) if !existing.is_dir() => Err(CrawlError::NotAFolder(existing.to_path_buf())),
-        _ => Ok(()),
+    match file_on_the_way(out) {
+        Some(file) => Err(CrawlError::NotAFolder(file)),
+        None => Ok(()),
     }
+}
+
+/// The nearest existing path at or above `path` when it is not a folder
+/// (`notes.txt` for `notes.txt` or `notes.txt/crawl`): what stops a
+/// program from creating `path` as a folder. `None` when `path` is a
+/// folder or can be created as one as far as what exists says. A program
+/// that writes under a folder it is given (a report's `--out`, a scratch
+/// `--work`) asks it before its slow work, as [`check_config`] does for a
+/// crawl's output.
+pub fn file_on_the_way(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    path.ancestors()
+        .find(|a| !a.as_os_str().is_empty() && a.exists())
+        .filter(|existing| !existing.is_dir())
+        .map(std::path::Path::to_path_buf)
 }
 
 /// Opens the output directory, the store, the page log and an empty

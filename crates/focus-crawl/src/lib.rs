@@ -126,7 +126,7 @@ mod tally;
 
 pub use compaction::compact_finished;
 pub use config::CrawlConfig;
-pub use engine::{check_config, run};
+pub use engine::{check_config, file_on_the_way, run};
 pub use error::CrawlError;
 /// The featurizer moved to `focus-classify`, next to the classifiers it
 /// feeds; re-exported here for callers of the engine.
