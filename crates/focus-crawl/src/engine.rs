@@ -164,28 +164,21 @@ pub fn check_config(cfg: &CrawlConfig) -> Result<(), CrawlError> {
     if cfg.batch == 0 {
         return Err(CrawlError::ZeroBatch);
     }
-    refuse_a_file_on_the_way(&cfg.out)?;
+    if let Some(file) = file_on_the_way(&cfg.out) {
+        return Err(CrawlError::NotAFolder(file));
+    }
     if cfg.out.join("store").exists() && !cfg.resume {
         return Err(CrawlError::Exists(cfg.out.clone()));
     }
     Ok(())
 }
 
-/// Refuses an output path that is, or lies under, something other than a
-/// folder (`notes.txt`, or `notes.txt/crawl`), naming that file, before
-/// anything is created: the OS would answer "File exists" or "Not a
-/// directory" without saying which path is in the way.
-fn refuse_a_file_on_the_way(out: &std::path::Path) -> Result<(), CrawlError> {
-    match file_on_the_way(out) {
-        Some(file) => Err(CrawlError::NotAFolder(file)),
-        None => Ok(()),
-    }
-}
-
 /// The nearest existing path at or above `path` when it is not a folder
 /// (`notes.txt` for `notes.txt` or `notes.txt/crawl`): what stops a
-/// program from creating `path` as a folder. `None` when `path` is a
-/// folder or can be created as one as far as what exists says. A program
+/// program from creating `path` as a folder, named so the user learns
+/// which path is in the way (the OS would answer "File exists" or "Not a
+/// directory" without saying). `None` when `path` is a folder or can be
+/// created as one as far as what exists says. A program
 /// that writes under a folder it is given (a report's `--out`, a scratch
 /// `--work`) asks it before its slow work, as [`check_config`] does for a
 /// crawl's output.
@@ -439,8 +432,8 @@ mod tests {
     fn missing_folders_on_the_way_are_no_obstacle() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("a").join("b");
-        assert!(refuse_a_file_on_the_way(&out).is_ok());
-        assert!(refuse_a_file_on_the_way(std::path::Path::new("relative/out")).is_ok());
+        assert_eq!(file_on_the_way(&out), None);
+        assert_eq!(file_on_the_way(std::path::Path::new("relative/out")), None);
     }
 
     /// A library user's `CrawlConfig` with a batch of no URLs is refused
