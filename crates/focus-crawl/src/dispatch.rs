@@ -34,8 +34,15 @@ pub(crate) fn discipline(order: Order, seed: u64) -> Discipline {
 /// `held_for_promising`).
 #[derive(Debug)]
 pub(crate) enum Next {
-    /// URLs to fetch now.
-    Batch { urls: Vec<Candidate>, held: bool },
+    /// URLs to fetch now. `cooled_at` is set when the batch went out
+    /// short for a host cooling until then (or busy, [`BusyHost`]) that
+    /// holds a promising URL: a stream decides again at that time, with
+    /// the slots the batch left free, rather than at the next answer.
+    Batch {
+        urls: Vec<Candidate>,
+        held: bool,
+        cooled_at: Option<u64>,
+    },
     /// Nothing to fetch before this logical time (hosts are cooling).
     WaitUntil { at: u64, held: bool },
     /// Nothing is queued.
@@ -154,7 +161,11 @@ pub(crate) fn next_batch(
                     if batch.is_empty() {
                         return Next::WaitUntil { at, held };
                     }
-                    return Next::Batch { urls: batch, held };
+                    return Next::Batch {
+                        urls: batch,
+                        held,
+                        cooled_at: Some(at),
+                    };
                 }
             }
             // A host this batch has filled to its in-flight limit that
@@ -162,7 +173,11 @@ pub(crate) fn next_batch(
             // the batch goes out with what there is.
             None if holds_promising(frontier, &batch, near_best) => {
                 let held = frontier.any_ready(now);
-                return Next::Batch { urls: batch, held };
+                return Next::Batch {
+                    urls: batch,
+                    held,
+                    cooled_at: None,
+                };
             }
             None => batch
                 .extend(std::iter::from_fn(|| frontier.pop_ready(now)).take(room - batch.len())),
@@ -172,6 +187,7 @@ pub(crate) fn next_batch(
         return Next::Batch {
             urls: batch,
             held: false,
+            cooled_at: None,
         };
     }
     // Every queued host may be cooling down (politeness, robots.txt
@@ -239,10 +255,19 @@ mod tests {
     /// A batch's URLs and whether it was held.
     fn batch(next: Next) -> (Vec<String>, bool) {
         match next {
-            Next::Batch { urls, held } => (
+            Next::Batch { urls, held, .. } => (
                 urls.iter().map(|c| c.url.as_str().to_owned()).collect(),
                 held,
             ),
+            other => panic!("not a batch: {other:?}"),
+        }
+    }
+
+    /// When a batch's free slots are to be offered URLs again, if before
+    /// the next answer.
+    fn cooled_at(next: &Next) -> Option<u64> {
+        match next {
+            Next::Batch { cooled_at, .. } => *cooled_at,
             other => panic!("not a batch: {other:?}"),
         }
     }
@@ -276,10 +301,13 @@ mod tests {
     #[test]
     fn a_batch_goes_out_short_with_the_promising_urls_that_are_ready() {
         let mut f = a_cooling(&[B_POOR[0], B_POOR[1], ("http://c.example/1", 0.7)]);
-        assert_eq!(
-            batch(next_batch(&mut f, 50, 4, 0.5, &[])),
-            (vec!["http://c.example/1".into()], true)
-        );
+        let next = next_batch(&mut f, 50, 4, 0.5, &[]);
+        // Its free slots are for host a, which is ready at 1,000.
+        assert_eq!(cooled_at(&next), Some(1_000));
+        assert_eq!(batch(next), (vec!["http://c.example/1".into()], true));
+        // A batch that fills in order waits on no host.
+        let filled = next_batch(&mut a_cooling(&B_POOR), 50, 4, 0.95, &[]);
+        assert_eq!(cooled_at(&filled), None);
     }
 
     #[test]
@@ -380,17 +408,17 @@ mod tests {
             "{next:?}"
         );
         assert_eq!(f.len(), 3, "nothing was handed out");
-        // A promising URL that is ready goes out meanwhile, alone.
-        assert_eq!(
-            batch(next_batch(
-                &mut a_out(&[B_POOR[0], B_POOR[1], ("http://c.example/1", 0.7)]),
-                10,
-                3,
-                0.5,
-                &busy
-            )),
-            (vec!["http://c.example/1".into()], true)
+        // A promising URL that is ready goes out meanwhile, alone, and the
+        // free slots are asked again when a would be cooled.
+        let next = next_batch(
+            &mut a_out(&[B_POOR[0], B_POOR[1], ("http://c.example/1", 0.7)]),
+            10,
+            3,
+            0.5,
+            &busy,
         );
+        assert_eq!(cooled_at(&next), Some(1_010));
+        assert_eq!(batch(next), (vec!["http://c.example/1".into()], true));
         // Nothing of a's clears the floor, or the fill rule: the slots fill.
         for floor in [0.95, floor(Dispatch::Fill, 0.5)] {
             assert_eq!(

@@ -61,7 +61,7 @@ pub(crate) async fn run(
     loop {
         stopping = stopping.or_else(|| ends.stop_now());
         // The time (on the real clock) a cooling host is ready at, when
-        // nothing is.
+        // the free slots wait for it.
         let mut wake_at = None;
         let next = match stopping {
             None => {
@@ -71,10 +71,15 @@ pub(crate) async fn run(
             Some(_) => None,
         };
         match next {
-            Some(Next::Batch { urls, .. }) => {
+            Some(Next::Batch {
+                urls, cooled_at, ..
+            }) => {
                 let cited = crate::cited::for_batch(rules.analysis, &st.store, &urls)?;
                 out.extend(urls.iter().map(|c| c.host.clone()));
                 pipeline.submit(urls, cited).await?;
+                // Went out short for a cooling host: its turn comes when
+                // it is ready, not when the next answer arrives.
+                wake_at = cooled_at;
             }
             Some(Next::WaitUntil { at, .. }) => wake_at = Some(at),
             Some(Next::Exhausted) if out.is_empty() => return Ok(StopReason::FrontierEmpty),
