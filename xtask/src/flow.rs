@@ -67,6 +67,10 @@ impl FlowArgs {
 }
 
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
+    if let Some(rest) = args.strip_prefix(&["--polite".to_owned()]) {
+        let f = crate::flow_polite::PoliteArgs::parse(rest)?;
+        return crate::flow_polite::run(root, &f);
+    }
     let f = FlowArgs::parse(args)?;
     let commit = crate::commit(root);
     run_cargo(root, &["build", "--release", "-p", "focus-soft"])?;

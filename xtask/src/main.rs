@@ -7,13 +7,15 @@
 //! benchmark in release mode; `repro` reproduces a paper's figures; `eval`
 //! runs the real-corpus evaluation; `defaults` compares the default crawl
 //! with the ones it replaced on the websim; `flow` compares batches with
-//! the stream on a websim with and without latency; `scale` measures a long crawl and its
+//! the stream on a websim with and without latency, and (`--polite`) where
+//! every host asks for the real web's interval; `scale` measures a long crawl and its
 //! resume after SIGKILL. It owns no crawler
 //! logic and no library may depend on it.
 
 mod bench;
 mod defaults;
 mod flow;
+mod flow_polite;
 mod scale;
 mod tidy;
 mod watch;
@@ -117,6 +119,12 @@ tasks:
          median latency of 100 and 300 ms (--websim-latency), N runs each
          (default 3, 5,000 pages) -> docs/results/flow.md (about 50 min,
          most of it the batches' waits on their slowest answers)
+  flow --polite [--seeds N] [--pages N]
+         both flows where every host takes one request a second and
+         answers after a median 100 ms, on websim seeds 1..=N (default 3,
+         2,000 pages; a seed's two crawls side by side): pages/s, harvest,
+         the gap between fetches of a host, hosts fetched at a time
+         -> docs/results/flow-polite.md (about 30 min)
   scale [--pages N] [--web N] [--frontier-memory N] [--kill-at N]
         [--compare-default]
          a long focus-soft --dispatch fill crawl of the million-page
