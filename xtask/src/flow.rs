@@ -59,7 +59,10 @@ impl FlowArgs {
             match a.as_str() {
                 "--runs" => f.runs = usize::try_from(value()?)?.max(1),
                 "--pages" => f.pages = value()?.max(1),
-                other => bail!("`cargo xtask flow` takes --runs N and --pages N (got {other})"),
+                other => bail!(
+                    "`cargo xtask flow` takes --runs N and --pages N, or --polite first \
+                     (got {other})"
+                ),
             }
         }
         Ok(f)
