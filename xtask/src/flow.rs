@@ -8,7 +8,7 @@
 //! `pages.jsonl`. Writes `docs/results/flow.md`, which `docs/crawl.md`
 //! cites ("Batches or a stream").
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -46,27 +46,41 @@ struct FlowArgs {
 
 impl FlowArgs {
     fn parse(args: &[String]) -> Result<Self> {
-        let mut f = Self {
-            runs: 3,
-            pages: 5_000,
-        };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = || -> Result<u64> {
-                let v = it.next().with_context(|| format!("{a} needs a value"))?;
-                v.parse().with_context(|| format!("{a} {v}: not a number"))
-            };
-            match a.as_str() {
-                "--runs" => f.runs = usize::try_from(value()?)?.max(1),
-                "--pages" => f.pages = value()?.max(1),
-                other => bail!(
-                    "`cargo xtask flow` takes --runs N and --pages N, or --polite first \
-                     (got {other})"
-                ),
-            }
-        }
-        Ok(f)
+        let n = numbers(
+            args,
+            &["--runs", "--pages"],
+            "`cargo xtask flow` takes --runs N and --pages N, or --polite first",
+        )?;
+        Ok(Self {
+            runs: n
+                .get("--runs")
+                .map_or(Ok(3), |&v| usize::try_from(v))?
+                .max(1),
+            pages: n.get("--pages").map_or(5_000, |&v| v.max(1)),
+        })
     }
+}
+
+/// The values of `args`, each one of `names` followed by a number (the
+/// last of a flag given twice); any other flag is refused with `usage`.
+pub(crate) fn numbers(
+    args: &[String],
+    names: &[&str],
+    usage: &str,
+) -> Result<HashMap<String, u64>> {
+    let mut values = HashMap::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if !names.contains(&a.as_str()) {
+            bail!("{usage} (got {a})");
+        }
+        let v = it.next().with_context(|| format!("{a} needs a value"))?;
+        let n = v
+            .parse()
+            .with_context(|| format!("{a} {v}: not a number"))?;
+        values.insert(a.clone(), n);
+    }
+    Ok(values)
 }
 
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<()> {
@@ -121,13 +135,7 @@ fn crawl(exe: &Path, out: &Path, latency: u64, flags: &[&str], pages: u64) -> Re
         bail!("focus-soft {flags:?} with latency {latency} ms failed ({status})");
     }
     let summary = watch::summary(out).context("summary.json")?;
-    let text = std::fs::read_to_string(out.join("pages.jsonl")).context("pages.jsonl")?;
-    let urls = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| focus_core::PageLine::parse(l).map(|p| p.url))
-        .collect::<Result<_, _>>()
-        .context("pages.jsonl")?;
+    let urls = watch::page_lines(out)?.into_iter().map(|p| p.url).collect();
     Ok(Measured {
         pages_per_s: summary.pages_per_s,
         harvest: summary.harvest_rate_true.unwrap_or(0.0),

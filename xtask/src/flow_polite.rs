@@ -41,25 +41,15 @@ pub(crate) struct PoliteArgs {
 
 impl PoliteArgs {
     pub(crate) fn parse(args: &[String]) -> Result<Self> {
-        let mut f = Self {
-            seeds: 3,
-            pages: 2_000,
-        };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = || -> Result<u64> {
-                let v = it.next().with_context(|| format!("{a} needs a value"))?;
-                v.parse().with_context(|| format!("{a} {v}: not a number"))
-            };
-            match a.as_str() {
-                "--seeds" => f.seeds = value()?.max(1),
-                "--pages" => f.pages = value()?.max(1),
-                other => {
-                    bail!("`cargo xtask flow --polite` takes --seeds N and --pages N (got {other})")
-                }
-            }
-        }
-        Ok(f)
+        let n = crate::flow::numbers(
+            args,
+            &["--seeds", "--pages"],
+            "`cargo xtask flow --polite` takes --seeds N and --pages N",
+        )?;
+        Ok(Self {
+            seeds: n.get("--seeds").map_or(3, |&v| v.max(1)),
+            pages: n.get("--pages").map_or(2_000, |&v| v.max(1)),
+        })
     }
 }
 
@@ -135,13 +125,10 @@ impl Running {
             bail!("focus-soft {} failed ({status})", self.what);
         }
         let summary = watch::summary(&self.out).context("summary.json")?;
-        let text = std::fs::read_to_string(self.out.join("pages.jsonl")).context("pages.jsonl")?;
-        let lines = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| focus_core::PageLine::parse(l).map(|p| (p.url, p.fetched_at_ms)))
-            .collect::<Result<Vec<_>, _>>()
-            .context("pages.jsonl")?;
+        let lines: Vec<_> = watch::page_lines(&self.out)?
+            .into_iter()
+            .map(|p| (p.url, p.fetched_at_ms))
+            .collect();
         Ok(Measured {
             pages_per_s: summary.pages_per_s,
             harvest: summary.harvest_rate_true.unwrap_or(0.0),

@@ -194,6 +194,16 @@ pub(crate) fn summary(out: &Path) -> Result<Summary> {
     Ok(serde_json::from_str(&text)?)
 }
 
+/// The lines of the `pages.jsonl` a crawl wrote to `out`, parsed.
+pub(crate) fn page_lines(out: &Path) -> Result<Vec<focus_core::PageLine>> {
+    let text = std::fs::read_to_string(out.join("pages.jsonl")).context("pages.jsonl")?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(focus_core::PageLine::parse)
+        .collect::<Result<_, _>>()
+        .context("pages.jsonl")
+}
+
 /// Relevant pages among the first `every`, `2 * every`, ... lines of a
 /// crawl's `pages.jsonl`.
 pub(crate) fn relevant_every(out: &Path, every: u64) -> Result<Vec<u64>> {
